@@ -1,0 +1,12 @@
+"""Back end: the `.tgrs` format (records, writer, reader), reports and plots.
+
+`get_all_targets` is the one registry of `-t` targets.
+"""
+
+from collections.abc import Callable
+
+from xdsl.utils.target import Target
+
+
+def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
+    return {}

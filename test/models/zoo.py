@@ -1,0 +1,69 @@
+"""Registry of the float test models and a one-call builder for the zoo.
+
+Why: tests, the CLI and examples all need the same names and defaults; the
+int8 QDQ variant of every model is written next to it as ``<name>_int8.onnx``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import onnx
+
+from conv1d import build_conv1d
+from dense_autoencoder import build_dense_autoencoder
+from mobilenet_v2 import build_mobilenet_v2
+from pytorch_idioms import build_pytorch_idioms, build_silu_ops
+from quantize import quantize_int8
+from resnet import build_resnet
+from unet import build_unet
+from yolo import build_yolo
+
+
+def default_mobilenet(resolution: int = 96) -> onnx.ModelProto:
+    """Zoo MobileNetV2: width 0.35, 10 classes — small enough to test quickly."""
+    return build_mobilenet_v2(resolution=resolution, width=0.35, num_classes=10)
+
+
+FLOAT_MODELS: dict[str, Callable[[], onnx.ModelProto]] = {
+    "mobilenet_v2": default_mobilenet,
+    "resnet": build_resnet,
+    "unet": build_unet,
+    "yolo": build_yolo,
+    "conv1d": build_conv1d,
+    "dense_autoencoder": build_dense_autoencoder,
+    "pytorch_idioms": build_pytorch_idioms,
+    "silu_ops": build_silu_ops,
+}
+
+# Models whose int8 version must use per-tensor weights (none so far).
+PER_TENSOR_MODELS: frozenset[str] = frozenset()
+
+
+def int8_name(name: str) -> str:
+    return f"{name}_int8"
+
+
+def build_zoo(out_dir: Path, names: list[str] | None = None,
+              float_only: bool = False) -> dict[str, Path]:
+    """Write ``<name>.onnx`` and ``<name>_int8.onnx``; return key -> path."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    unknown = set(names or ()) - FLOAT_MODELS.keys()
+    if unknown:
+        raise KeyError(f"unknown model(s): {sorted(unknown)}; known: {sorted(FLOAT_MODELS)}")
+    paths: dict[str, Path] = {}
+    for name in names or list(FLOAT_MODELS):
+        model = FLOAT_MODELS[name]()
+        paths[name] = save(model, out_dir / f"{name}.onnx")
+        if not float_only:
+            qmodel = quantize_int8(model, per_channel=name not in PER_TENSOR_MODELS)
+            paths[int8_name(name)] = save(qmodel, out_dir / f"{int8_name(name)}.onnx")
+    return paths
+
+
+def save(model: onnx.ModelProto, path: Path) -> Path:
+    """Serialize deterministically (single file, no external data)."""
+    path.write_bytes(model.SerializeToString(deterministic=True))
+    return path

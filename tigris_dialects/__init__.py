@@ -1,0 +1,23 @@
+"""Our dialects (`onnx`, `tgr`) and the ONNX importer.
+
+`get_all_dialects` is the one registry: `tigris-opt` and the `xdsl.universe` entry
+point both read it, and each factory imports its dialect only when first needed.
+"""
+
+from collections.abc import Callable
+
+from xdsl.ir import Dialect
+
+
+def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
+    def get_onnx() -> Dialect:
+        from tigris.dialects.onnx.dialect import ONNX
+
+        return ONNX
+
+    def get_tgr() -> Dialect:
+        from tigris.dialects.tgr.dialect import TGR
+
+        return TGR
+
+    return {"onnx": get_onnx, "tgr": get_tgr}

@@ -1,0 +1,1 @@
+"""The `onnx` dialect (faithful ONNX) and the importer that produces it."""

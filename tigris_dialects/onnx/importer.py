@@ -1,0 +1,326 @@
+"""ONNX -> `onnx` dialect. The only module that imports the `onnx` package.
+
+Loads the model (binary with external data beside it, or ONNX text syntax), binds
+dynamic input dims from `--input-shape`, runs strict shape inference with data
+propagation, and emits `func.func @main` with ops in the DFS order of
+`graph_order`. Initializers become `tgr.weight`; any node without a typed op becomes
+`onnx.generic`. Every user mistake raises `OnnxImportError` with one line naming the
+file, node or tensor.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    DictionaryAttr,
+    FloatAttr,
+    FunctionType,
+    IntegerAttr,
+    ModuleOp,
+    NameLoc,
+    StringAttr,
+    TensorType,
+    UnknownLoc,
+    f32,
+    i64,
+)
+from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.utils.exceptions import VerifyException
+
+from tigris.dialects.onnx.dialect import OPS_BY_TYPE
+from tigris.dialects.onnx.element_types import element_type
+from tigris.dialects.onnx.errors import OnnxImportError
+from tigris.dialects.onnx.graph_order import CycleError, dfs_order
+from tigris.dialects.onnx.ops_quant import GenericOp
+from tigris.dialects.tgr.weight import make_weight, weight_value
+
+MIN_OPSET = 7
+_DEFAULT_DOMAINS = ("", "ai.onnx")
+_ANY_DOMAIN_OPS = ("Silu",)  # exporters put Silu in com.microsoft or their own domain
+
+
+def parse_input_shapes(specs: Sequence[str]) -> dict[str, list[int]]:
+    """`name:1x3x224x224` strings (from --input-shape) as a dict."""
+    shapes: dict[str, list[int]] = {}
+    for spec in specs:
+        name, sep, dims = spec.rpartition(":")
+        if not sep or not name or not re.fullmatch(r"\d+(x\d+)*", dims):
+            raise OnnxImportError(f"bad --input-shape '{spec}': expected NAME:DxDx..., e.g. input:1x3x224x224")
+        shapes[name] = [int(d) for d in dims.split("x")]
+    return shapes
+
+
+def import_model_file(path: str | Path, input_shapes: Mapping[str, list[int]] | None = None) -> ModuleOp:
+    path = Path(path)
+    if not path.is_file():
+        raise OnnxImportError(f"cannot open '{path}': no such file")
+    if path.suffix in (".onnxtxt", ".onnxtext"):
+        return import_model_text(path.read_text(), input_shapes, str(path))
+    try:
+        model = onnx.load(str(path))
+    except Exception as e:  # protobuf raises DecodeError/RuntimeError variants
+        raise OnnxImportError(f"'{path}' is not a valid ONNX model: {_first_line(e)}") from None
+    return import_model(model, input_shapes, str(path))
+
+
+def import_model_bytes(
+    data: bytes, input_shapes: Mapping[str, list[int]] | None = None, source: str = "<stdin>"
+) -> ModuleOp:
+    try:
+        model = onnx.load_model_from_string(data)
+    except Exception as e:
+        raise OnnxImportError(f"'{source}' is not a valid ONNX model: {_first_line(e)}") from None
+    return import_model(model, input_shapes, source)
+
+
+def import_model_text(
+    text: str, input_shapes: Mapping[str, list[int]] | None = None, source: str = "<text>"
+) -> ModuleOp:
+    """ONNX textual syntax; whole-line `//` and `#` comments are removed first, so
+    lit `RUN:`/`CHECK:` lines may use either."""
+    lines = ["" if re.match(r"\s*(//|#)", line) else line for line in text.splitlines()]
+    try:
+        model = onnx.parser.parse_model("\n".join(lines))
+    except Exception as e:
+        raise OnnxImportError(f"'{source}' is not valid ONNX text: {_first_line(e)}") from None
+    return import_model(model, input_shapes, source)
+
+
+def import_model(
+    model: onnx.ModelProto, input_shapes: Mapping[str, list[int]] | None = None, source: str = "<model>"
+) -> ModuleOp:
+    graph = model.graph
+    if not graph.node and not graph.output:
+        raise OnnxImportError(f"'{source}' contains no graph (empty or not an ONNX model)")
+    opset = next((o.version for o in model.opset_import if o.domain in _DEFAULT_DOMAINS), None)
+    if opset is None or opset < MIN_OPSET:
+        raise OnnxImportError(f"'{source}' uses opset {opset}; opset {MIN_OPSET} or newer is required")
+    _bind_input_shapes(graph, dict(input_shapes or {}))
+    try:
+        model = onnx.shape_inference.infer_shapes(model, strict_mode=True, data_prop=True)
+    except Exception as e:
+        raise OnnxImportError(f"shape inference failed on '{source}': {_first_line(e)}") from None
+    return _GraphImporter(model.graph, opset).build()
+
+
+def _bind_input_shapes(graph: onnx.GraphProto, shapes: dict[str, list[int]]) -> None:
+    initializers = {t.name for t in graph.initializer}
+    inputs = [i for i in graph.input if i.name not in initializers]
+    for name in shapes:
+        if name not in {i.name for i in inputs}:
+            known = ", ".join(i.name for i in inputs)
+            raise OnnxImportError(f"--input-shape names '{name}', which is not a model input ({known})")
+    for value in inputs:
+        dims = value.type.tensor_type.shape.dim
+        if value.name in shapes:
+            new = shapes[value.name]
+            if len(new) != len(dims):
+                raise OnnxImportError(f"--input-shape for '{value.name}' has rank {len(new)}, the model says {len(dims)}")
+            for dim, size in zip(dims, new):
+                if dim.HasField("dim_value") and dim.dim_value > 0 and dim.dim_value != size:
+                    raise OnnxImportError(f"--input-shape for '{value.name}' changes static dim {dim.dim_value} to {size}")
+                dim.dim_value = size
+        elif any(not (d.HasField("dim_value") and d.dim_value > 0) for d in dims):
+            shown = "x".join(d.dim_param or "?" if not d.dim_value else str(d.dim_value) for d in dims)
+            raise OnnxImportError(
+                f"input '{value.name}' has dynamic shape {shown}; bind it with --input-shape {value.name}:1x..."
+            )
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip() or type(e).__name__
+    return text.splitlines()[0]
+
+
+def _ssa_name(name: str) -> str | None:
+    hint = re.sub(r"[^A-Za-z0-9_.$-]", "_", name).strip("_")
+    if not hint:
+        return None
+    return hint if not hint[0].isdigit() else "v" + hint
+
+
+class _GraphImporter:
+    """Builds one `func.func @main` from a shape-inferred graph."""
+
+    def __init__(self, graph: onnx.GraphProto, opset: int) -> None:
+        self.graph = graph
+        self.opset = opset
+        self.types: dict[str, TensorType] = {}
+        for info in [*graph.input, *graph.value_info, *graph.output]:
+            type_ = self._tensor_type(info)
+            if type_ is not None:
+                self.types.setdefault(info.name, type_)
+        self.initializers = {t.name: t for t in graph.initializer}
+        self.values: dict[str, SSAValue] = {}
+        self.ops: list[Operation] = []
+
+    def _tensor_type(self, info: onnx.ValueInfoProto) -> TensorType | None:
+        tensor = info.type.tensor_type
+        if not info.type.HasField("tensor_type") or not tensor.HasField("shape"):
+            return None
+        dims = [d.dim_value if d.HasField("dim_value") else -1 for d in tensor.shape.dim]
+        if any(d < 0 for d in dims):
+            return None
+        return TensorType(element_type(tensor.elem_type, info.name), dims)
+
+    def build(self) -> ModuleOp:
+        graph = self.graph
+        inputs = [i for i in graph.input if i.name not in self.initializers]
+        arg_types = [self.types[i.name] for i in inputs]
+        block = Block(arg_types=arg_types)
+        for arg, info in zip(block.args, inputs):
+            arg.name_hint = _ssa_name(info.name)
+            self.values[info.name] = arg
+        for index, node in enumerate(graph.node):
+            if not node.name:
+                node.name = f"{node.op_type}_{index}"  # every error and report can name it
+        for index in self._node_order():
+            self._import_node(graph.node[index])
+        results = [self._value(o.name, "graph output") for o in graph.output]
+        block.add_ops([*self.ops, ReturnOp(*results)])
+        func = FuncOp.from_region(
+            "main", arg_types, [r.type for r in results], Region(block)
+        )
+        func.arg_attrs = ArrayAttr([DictionaryAttr({"tgr.name": StringAttr(i.name)}) for i in inputs])
+        func.res_attrs = ArrayAttr([DictionaryAttr({"tgr.name": StringAttr(o.name)}) for o in graph.output])
+        if graph.name:
+            func.attributes["tgr.name"] = StringAttr(graph.name)
+        return ModuleOp([func])
+
+    def _node_order(self) -> list[int]:
+        producer = {out: i for i, node in enumerate(self.graph.node) for out in node.output if out}
+        consumers: list[list[int]] = [[] for _ in self.graph.node]
+        for i, node in enumerate(self.graph.node):
+            for name in node.input:
+                p = producer.get(name)
+                if p is not None and i not in consumers[p]:
+                    consumers[p].append(i)
+        try:
+            return dfs_order(consumers)
+        except CycleError as e:
+            node = self.graph.node[e.node]
+            raise OnnxImportError(f"the graph has a cycle through node '{node.name}' ({node.op_type})") from None
+
+    def _value(self, name: str, user: str) -> SSAValue:
+        if name in self.values:
+            return self.values[name]
+        tensor = self.initializers.get(name)
+        if tensor is None:
+            raise OnnxImportError(f"{user} uses tensor '{name}', which no node, input or initializer defines")
+        array = numpy_helper.to_array(tensor)
+        type_ = TensorType(element_type(tensor.data_type, name), array.shape)
+        weight = make_weight(array, type_, name)
+        weight.output.name_hint = _ssa_name(name)
+        self.ops.append(weight)
+        self.values[name] = weight.output
+        return weight.output
+
+    def _import_node(self, node: onnx.NodeProto) -> None:
+        label = f"node '{node.name}' ({node.op_type})"
+        operands = [None if not name else self._value(name, label) for name in node.input]
+        result_types: list[Attribute] = []
+        for out in node.output:
+            if out not in self.types:
+                raise OnnxImportError(
+                    f"{label}: the shape of output '{out}' cannot be inferred; static shapes are required"
+                )
+            result_types.append(self.types[out])
+        op = self._typed_op(node, operands, result_types) or self._generic_op(node, operands, result_types)
+        op.attributes["tgr.name"] = StringAttr(node.name)
+        op.location = NameLoc(StringAttr(node.name or node.op_type), UnknownLoc())
+        for result, out in zip(op.results, node.output):
+            result.name_hint = _ssa_name(out)
+            self.values[out] = result
+        self.ops.append(op)
+        try:
+            op.verify()
+        except VerifyException as e:
+            raise OnnxImportError(f"{label}: {_first_line(e)}") from None
+
+    def _typed_op(
+        self, node: onnx.NodeProto, operands: list[SSAValue | None], result_types: list[Attribute]
+    ) -> Operation | None:
+        if node.domain not in _DEFAULT_DOMAINS and node.op_type not in _ANY_DOMAIN_OPS:
+            return None
+        cls = OPS_BY_TYPE.get(node.op_type)
+        if cls is None:
+            return None
+        definition = cls.get_irdl_definition()
+        if len(result_types) != len(definition.results):
+            return None  # e.g. MaxPool with Indices: keep it faithful as a generic op
+        properties: dict[str, Attribute] = {}
+        for attr in node.attribute:
+            value = self._attribute(attr, node)
+            if attr.name not in definition.properties or value is None:
+                return None
+            properties[attr.name] = value
+        if node.op_type == "Softmax" and self.opset < 13 and "axis" not in properties:
+            properties["axis"] = IntegerAttr(1, i64)  # the pre-13 default
+        grouped = _group_operands(definition.operands, operands)
+        if grouped is None:
+            raise OnnxImportError(f"node '{node.name}' ({node.op_type}) is missing a required input")
+        return cls.build(operands=grouped, result_types=result_types, properties=properties)
+
+    def _generic_op(
+        self, node: onnx.NodeProto, operands: list[SSAValue | None], result_types: list[Attribute]
+    ) -> Operation:
+        attrs: dict[str, Attribute] = {}
+        for attr in node.attribute:
+            value = self._attribute(attr, node)
+            attrs[attr.name] = value if value is not None else StringAttr(f"<{onnx.AttributeProto.AttributeType.Name(attr.type)}>")
+        properties: dict[str, Attribute] = {"op_type": StringAttr(node.op_type), "node_attributes": DictionaryAttr(attrs)}
+        if node.domain:
+            properties["domain"] = StringAttr(node.domain)
+        present = [v for v in operands if v is not None]
+        return GenericOp.build(operands=[present], result_types=[result_types], properties=properties)
+
+    def _attribute(self, attr: onnx.AttributeProto, node: onnx.NodeProto) -> Attribute | None:
+        kind = onnx.AttributeProto
+        if attr.type == kind.INT:
+            return IntegerAttr(attr.i, i64)
+        if attr.type == kind.FLOAT:
+            return FloatAttr(attr.f, f32)
+        if attr.type == kind.STRING:
+            return StringAttr(attr.s.decode("utf-8", "replace"))
+        if attr.type == kind.INTS:
+            return DenseArrayBase.from_list(i64, list(attr.ints))
+        if attr.type == kind.FLOATS:
+            return DenseArrayBase.from_list(f32, list(attr.floats))
+        if attr.type == kind.STRINGS:
+            return ArrayAttr([StringAttr(s.decode("utf-8", "replace")) for s in attr.strings])
+        if attr.type == kind.TENSOR:
+            array = numpy_helper.to_array(attr.t)
+            type_ = TensorType(element_type(attr.t.data_type, node.name), array.shape)
+            return weight_value(array, type_, node.output[0] if node.output else node.name)
+        return None
+
+
+def _group_operands(
+    defs: Sequence[tuple[str, Any]], operands: list[SSAValue | None]
+) -> list[SSAValue | list[SSAValue]] | None:
+    """ONNX positional inputs in the nested form `build` wants; None if a required one is absent."""
+    from xdsl.irdl import OptOperandDef, VarOperandDef
+
+    grouped: list[SSAValue | list[SSAValue]] = []
+    for index, (_, d) in enumerate(defs):
+        if isinstance(d, VarOperandDef) and not isinstance(d, OptOperandDef):
+            grouped.append([v for v in operands[index:] if v is not None])
+            return grouped
+        value = operands[index] if index < len(operands) else None
+        if isinstance(d, OptOperandDef):
+            grouped.append([value] if value is not None else [])
+        elif value is None:
+            return None
+        else:
+            grouped.append(value)
+    return grouped if len(operands) <= len(defs) else None

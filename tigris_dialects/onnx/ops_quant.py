@@ -1,0 +1,60 @@
+"""`onnx` QDQ ops and the generic op that carries any ONNX node we do not model."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import DictionaryAttr, StringAttr, TensorType
+from xdsl.irdl import (
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    prop_def,
+    result_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from tigris.dialects.onnx.base import OnnxOp, int_attr
+from tigris.dialects.shapes import shape_of
+
+
+class _QDQ(OnnxOp):
+    x = operand_def(TensorType)
+    scale = operand_def(TensorType)
+    zero_point = opt_operand_def(TensorType)
+    y = result_def(TensorType)
+    axis = int_attr(1)
+    block_size = int_attr(0)
+
+    def verify_(self) -> None:
+        if len(shape_of(self.scale)) > 1:
+            raise VerifyException(f"{self.name}: scale must be a scalar or a 1-D per-axis vector")
+        if self.zero_point is not None and shape_of(self.zero_point) != shape_of(self.scale):
+            raise VerifyException(f"{self.name}: zero point and scale shapes differ")
+
+
+@irdl_op_definition
+class QuantizeLinearOp(_QDQ):
+    name = "onnx.QuantizeLinear"
+    saturate = int_attr(1)
+    output_dtype = int_attr(0)
+
+
+@irdl_op_definition
+class DequantizeLinearOp(_QDQ):
+    name = "onnx.DequantizeLinear"
+
+
+@irdl_op_definition
+class GenericOp(OnnxOp):
+    """Any ONNX node without a typed op: import never fails, `check-legal` reports it.
+
+        %y = onnx.generic %x {op_type = "Foo", domain = "my.domain", node_attributes = {k = 1 : i64}}
+    """
+
+    name = "onnx.generic"
+    inputs = var_operand_def(TensorType)
+    outputs = var_result_def(TensorType)
+    op_type = prop_def(StringAttr)
+    domain = prop_def(StringAttr, default_value=StringAttr(""))
+    node_attributes = prop_def(DictionaryAttr, default_value=DictionaryAttr({}))

@@ -1,0 +1,160 @@
+"""One textual syntax for every op of our dialects.
+
+    %y = onnx.Conv %x, %w, none {strides = array<i64: 2, 2>} : (tensor<..>, tensor<..>) -> tensor<..>
+
+Operands are positional, as in ONNX: a missing optional operand prints as `none`
+(trailing ones are dropped), so ops with several optional inputs (Clip, Resize)
+stay unambiguous without printing `operandSegmentSizes`. Properties and
+discardable attributes share one dictionary; properties equal to their default are
+not printed. Writing this once keeps the ~80 op definitions free of assembly
+formats, and every op round-trips through the same code.
+"""
+
+from __future__ import annotations
+
+from typing import Self
+
+from xdsl.dialects.builtin import DenseArrayBase, i32
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    VarResultDef,
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    OptOperandDef,
+    VarOperandDef,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+
+SEGMENTS = AttrSizedOperandSegments.attribute_name
+
+
+def _operand_slots(op: IRDLOperation) -> list[list[SSAValue]]:
+    """The operands grouped by definition, one list per ONNX input slot."""
+    defs = type(op).get_irdl_definition().operands
+    sizes_attr = op.properties.get(SEGMENTS)
+    if isinstance(sizes_attr, DenseArrayBase):
+        sizes = [int(v) for v in sizes_attr.get_values()]
+    else:
+        sizes = [1] * len(defs)
+        variadic = [i for i, (_, d) in enumerate(defs) if isinstance(d, VarOperandDef)]
+        if variadic:
+            sizes[variadic[0]] = len(op.operands) - (len(defs) - 1)
+    slots: list[list[SSAValue]] = []
+    start = 0
+    for size in sizes:
+        slots.append(list(op.operands[start : start + size]))
+        start += size
+    return slots
+
+
+class PositionalSyntax(IRDLOperation):
+    """Mixin giving an op the positional syntax described in the module docstring."""
+
+    def print(self, printer: Printer) -> None:
+        items: list[SSAValue | None] = []
+        for slot in _operand_slots(self):
+            items.extend(slot if slot else [None])
+        while items and items[-1] is None:
+            items.pop()
+        if items:
+            printer.print_string(" ")
+            printer.print_list(
+                items,
+                lambda v: printer.print_string("none") if v is None else printer.print_operand(v),
+            )
+        defaults = {
+            name: d.default_value for name, d in type(self).get_irdl_definition().properties.items()
+        }
+        shown: dict[str, Attribute] = {
+            k: v for k, v in self.properties.items() if k != SEGMENTS and defaults.get(k) != v
+        }
+        shown.update(self.attributes)
+        if shown:
+            printer.print_string(" ")
+            printer.print_attr_dict(shown)
+        printer.print_string(" : ")
+        printer.print_function_type([o.type for o in self.operands], [r.type for r in self.results])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        pos = parser.pos
+        slots: list[UnresolvedOperand | None] = []
+        first = parser.parse_optional_unresolved_operand()
+        if first is not None or parser.parse_optional_keyword("none") is not None:
+            slots.append(first)
+            while parser.parse_optional_punctuation(",") is not None:
+                if parser.parse_optional_keyword("none") is not None:
+                    slots.append(None)
+                else:
+                    slots.append(parser.parse_unresolved_operand())
+        entries = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        in_types, out_types = _parse_function_type(parser)
+        present = [s for s in slots if s is not None]
+        operands = parser.resolve_operands(present, in_types, pos)
+        definition = cls.get_irdl_definition()
+        properties = {k: v for k, v in entries.items() if k in definition.properties}
+        attributes = {k: v for k, v in entries.items() if k not in definition.properties}
+        if any(isinstance(o, AttrSizedOperandSegments) for o in definition.options):
+            properties[SEGMENTS] = DenseArrayBase.from_list(
+                i32, _segment_sizes(cls, slots, parser)
+            )
+        return cls.build(
+            operands=_group(cls, operands, slots),
+            result_types=[out_types] if _has_var_result(cls) else out_types,
+            properties=properties,
+            attributes=attributes,
+        )
+
+
+def _parse_function_type(parser: Parser) -> tuple[list[Attribute], list[Attribute]]:
+    ins = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+    parser.parse_punctuation("->")
+    if parser.parse_optional_punctuation("(") is not None:
+        outs: list[Attribute] = []
+        if parser.parse_optional_punctuation(")") is None:
+            outs.append(parser.parse_type())
+            while parser.parse_optional_punctuation(",") is not None:
+                outs.append(parser.parse_type())
+            parser.parse_punctuation(")")
+        return ins, outs
+    return ins, [parser.parse_type()]
+
+
+def _segment_sizes(
+    cls: type[IRDLOperation], slots: list[UnresolvedOperand | None], parser: Parser
+) -> list[int]:
+    defs = cls.get_irdl_definition().operands
+    sizes: list[int] = []
+    for index, (name, d) in enumerate(defs):
+        if isinstance(d, VarOperandDef) and not isinstance(d, OptOperandDef):
+            sizes.append(max(0, len(slots) - index))
+            break
+        present = index < len(slots) and slots[index] is not None
+        if not present and not isinstance(d, OptOperandDef):
+            parser.raise_error(f"operand '{name}' of {cls.name} is required")
+        sizes.append(1 if present else 0)
+    return sizes + [0] * (len(defs) - len(sizes))
+
+
+def _group(
+    cls: type[IRDLOperation], operands: list[SSAValue], slots: list[UnresolvedOperand | None]
+) -> list[SSAValue | list[SSAValue]]:
+    """Operands in the nested form `build` expects: a list for each optional/variadic slot."""
+    defs = cls.get_irdl_definition().operands
+    grouped: list[SSAValue | list[SSAValue]] = []
+    it = iter(operands)
+    for index, (_, d) in enumerate(defs):
+        if isinstance(d, VarOperandDef) and not isinstance(d, OptOperandDef):
+            grouped.append(list(it))
+        elif isinstance(d, OptOperandDef):
+            present = index < len(slots) and slots[index] is not None
+            grouped.append([next(it)] if present else [])
+        else:
+            grouped.append(next(it))
+    return grouped
+
+
+def _has_var_result(cls: type[IRDLOperation]) -> bool:
+    return any(isinstance(d, VarResultDef) for _, d in cls.get_irdl_definition().results)

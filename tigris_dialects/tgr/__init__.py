@@ -1,0 +1,1 @@
+"""The `tgr` dialect: one op per runtime op type (`tigris_op_type_t`), plus `tgr.weight`."""

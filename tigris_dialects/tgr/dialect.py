@@ -1,0 +1,41 @@
+"""The `tgr` dialect object: the runtime's op set, its attributes and its weight table."""
+
+from __future__ import annotations
+
+from xdsl.ir import Dialect
+
+from tigris.dialects.tgr import ops_elementwise as ew
+from tigris.dialects.tgr import ops_shape as sh
+from tigris.dialects.tgr import ops_window as win
+from tigris.dialects.tgr.attributes import (
+    DenseResourceAttr,
+    LifetimeAttr,
+    QuantType,
+    StageAttr,
+    TilePlanAttr,
+)
+from tigris.dialects.tgr.resources import WeightResources
+from tigris.dialects.tgr.weight import WeightOp
+
+TGR_OPS = [
+    win.ConvOp, win.DepthwiseConvOp, win.Conv1dOp, win.ConvTransposeOp, win.FullyConnectedOp,
+    win.MatMulOp, win.MaxPoolOp, win.AvgPoolOp, win.GlobalAvgPoolOp, win.GlobalMaxOp,
+    ew.ReluOp, ew.Relu6Op, ew.SigmoidOp, ew.TanhOp, ew.LeakyReluOp, ew.ClipOp,
+    ew.AddOp, ew.SubOp, ew.MulOp, ew.DivOp, ew.SoftmaxOp, ew.BatchNormOp, ew.InstanceNormOp,
+    sh.ConcatOp, sh.PadOp, sh.ResizeOp, sh.FlattenOp, sh.ReshapeOp, sh.SqueezeOp,
+    sh.UnsqueezeOp, sh.TransposeOp, sh.ReduceMeanOp,
+    WeightOp,
+]  # fmt: skip
+
+TGR = Dialect(
+    "tgr",
+    TGR_OPS,
+    [DenseResourceAttr, QuantType, LifetimeAttr, TilePlanAttr, StageAttr],
+    [WeightResources()],
+)
+
+
+def weight_resources() -> WeightResources:
+    interface = TGR.get_interface(WeightResources)
+    assert interface is not None
+    return interface

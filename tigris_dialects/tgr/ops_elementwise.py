@@ -1,0 +1,167 @@
+"""`tgr` element-wise and normalization ops.
+
+Result and operand element types may differ (int8 tensors carry their own scale in
+`!tgr.quant`), so verifiers compare shapes, not types.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import I64, Float32Type, FloatAttr, IntegerAttr, TensorType, f32, i64
+from xdsl.irdl import (
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+from tigris.dialects.shapes import broadcast, expect_shape, normalize_axis, shape_of
+from tigris.dialects.syntax import PositionalSyntax
+from tigris.dialects.tgr.traits import RuntimeOp, TileCategory, TileKind, int_prop
+
+_POINTWISE = (Pure(), TileCategory(TileKind.POINTWISE))
+
+
+class _Unary(PositionalSyntax):
+    input = operand_def(TensorType)
+    output = result_def(TensorType)
+
+    def verify_(self) -> None:
+        expect_shape(self, shape_of(self.output), shape_of(self.input))
+
+
+@irdl_op_definition
+class ReluOp(_Unary):
+    name = "tgr.relu"
+    traits = traits_def(*_POINTWISE, RuntimeOp(3))
+
+
+@irdl_op_definition
+class Relu6Op(_Unary):
+    name = "tgr.relu6"
+    traits = traits_def(*_POINTWISE, RuntimeOp(4))
+
+
+@irdl_op_definition
+class SigmoidOp(_Unary):
+    name = "tgr.sigmoid"
+    traits = traits_def(*_POINTWISE, RuntimeOp(12))
+
+
+@irdl_op_definition
+class TanhOp(_Unary):
+    name = "tgr.tanh"
+    traits = traits_def(*_POINTWISE, RuntimeOp(20))
+
+
+@irdl_op_definition
+class LeakyReluOp(_Unary):
+    name = "tgr.leaky_relu"
+    alpha = prop_def(FloatAttr[Float32Type], default_value=FloatAttr(0.01, f32))
+    traits = traits_def(*_POINTWISE, RuntimeOp(21))
+
+
+@irdl_op_definition
+class ClipOp(_Unary):
+    """Clamp to [min, max]; an absent bound is unbounded."""
+
+    name = "tgr.clip"
+    min = opt_prop_def(FloatAttr[Float32Type])
+    max = opt_prop_def(FloatAttr[Float32Type])
+    traits = traits_def(*_POINTWISE, RuntimeOp(11))
+
+    def verify_(self) -> None:
+        super().verify_()
+        if self.min is not None and self.max is not None and self.min.value.data > self.max.value.data:
+            raise VerifyException("tgr.clip: min is greater than max")
+
+
+class _Binary(PositionalSyntax):
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    output = result_def(TensorType)
+
+    def verify_(self) -> None:
+        expect_shape(self, shape_of(self.output), broadcast(shape_of(self.lhs), shape_of(self.rhs)))
+
+
+@irdl_op_definition
+class AddOp(_Binary):
+    name = "tgr.add"
+    traits = traits_def(*_POINTWISE, RuntimeOp(7))
+
+
+@irdl_op_definition
+class SubOp(_Binary):
+    name = "tgr.sub"
+    traits = traits_def(*_POINTWISE, RuntimeOp(18))
+
+
+@irdl_op_definition
+class MulOp(_Binary):
+    name = "tgr.mul"
+    traits = traits_def(*_POINTWISE, RuntimeOp(8))
+
+
+@irdl_op_definition
+class DivOp(_Binary):
+    name = "tgr.div"
+    traits = traits_def(*_POINTWISE, RuntimeOp(19))
+
+
+@irdl_op_definition
+class SoftmaxOp(_Unary):
+    name = "tgr.softmax"
+    axis = prop_def(IntegerAttr[I64], default_value=IntegerAttr(-1, i64))
+    traits = traits_def(Pure(), TileCategory(TileKind.DENSE), RuntimeOp(10))
+
+    def verify_(self) -> None:
+        super().verify_()
+        normalize_axis(int_prop(self, "axis", -1), len(shape_of(self.input)))
+
+
+def _expect_channel_vectors(op: PositionalSyntax, channels: int, count: int) -> None:
+    for param in op.operands[1 : 1 + count]:
+        if shape_of(param) != (channels,):
+            raise VerifyException(f"{op.name}: per-channel parameters must have shape ({channels},)")
+
+
+@irdl_op_definition
+class BatchNormOp(PositionalSyntax):
+    """Inference batch norm: (x - mean) / sqrt(var + epsilon) * scale + bias, per channel."""
+
+    name = "tgr.batch_norm"
+    input = operand_def(TensorType)
+    scale = operand_def(TensorType)
+    bias = operand_def(TensorType)
+    mean = operand_def(TensorType)
+    var = operand_def(TensorType)
+    output = result_def(TensorType)
+    epsilon = prop_def(FloatAttr[Float32Type], default_value=FloatAttr(1e-5, f32))
+    traits = traits_def(Pure(), TileCategory(TileKind.CHANNELWISE), RuntimeOp(22))
+
+    def verify_(self) -> None:
+        x = shape_of(self.input)
+        _expect_channel_vectors(self, x[1], 4)
+        expect_shape(self, shape_of(self.output), x)
+
+
+@irdl_op_definition
+class InstanceNormOp(PositionalSyntax):
+    """Normalizes each channel over its spatial extent, so it needs the whole image."""
+
+    name = "tgr.instance_norm"
+    input = operand_def(TensorType)
+    scale = operand_def(TensorType)
+    bias = operand_def(TensorType)
+    output = result_def(TensorType)
+    epsilon = prop_def(FloatAttr[Float32Type], default_value=FloatAttr(1e-5, f32))
+    traits = traits_def(Pure(), TileCategory(TileKind.STRUCTURAL), RuntimeOp(23))
+
+    def verify_(self) -> None:
+        x = shape_of(self.input)
+        _expect_channel_vectors(self, x[1], 2)
+        expect_shape(self, shape_of(self.output), x)
