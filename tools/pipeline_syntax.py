@@ -29,11 +29,17 @@ def translate_pass_pipeline(text: str) -> str:
         raise PipelineSyntaxError(
             f"--pass-pipeline: nested anchor '{anchor}(...)' is not supported; every pass runs on builtin.module"
         )
-    return spec
+    return _strip_list_spaces(spec)
+
+
+def _strip_list_spaces(spec: str) -> str:
+    """`a, b{k=1 j=2}` -> `a,b{k=1 j=2}`: MLIR allows spaces between passes, xDSL does not."""
+    mask = _outside_braces(spec)
+    return "".join(ch for ch, m in zip(spec, mask) if not (m == " " and ch.isspace())).strip()
 
 
 def _outside_braces(spec: str) -> str:
-    """The pipeline text with option blocks `{...}` (and quoted strings) blanked out."""
+    """The pipeline text with option blocks `{...}` (and quoted strings) masked by `#`."""
     out: list[str] = []
     depth = 0
     quoted = False
@@ -42,7 +48,7 @@ def _outside_braces(spec: str) -> str:
             quoted = not quoted
         if not quoted and ch == "{":
             depth += 1
-        out.append(ch if depth == 0 and not quoted else " ")
+        out.append(ch if depth == 0 and not quoted else "#")
         if not quoted and ch == "}":
             depth -= 1
     return "".join(out)

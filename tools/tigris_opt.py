@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from tigris.tools.pipeline_syntax import translate_pass_pipeline
@@ -69,6 +69,8 @@ class TigrisOptMain(xDSLOptMain):
             weight_resources().elide = True
         try:
             super().setup_pipeline()
+        except ArgSpecParseError as e:  # malformed pipeline text: keep xDSL's caret diagnostic
+            raise UsageError(" ".join(line.strip() for line in str(e).splitlines()[-3:])) from None
         except ValueError as e:  # unknown pass or option
             raise UsageError(_headline(e)) from None
 
@@ -90,6 +92,14 @@ class TigrisOptMain(xDSLOptMain):
             raise UsageError(f"unknown target '{target}'; available: {', '.join(self.available_targets)}")
         return super().output_resulting_program(prog)
 
+    def _imported(self, module: ModuleOp) -> ModuleOp:
+        """Modules built in Python bypass the parser, which is what loads dialects into the
+        context; the printer needs `tgr` loaded to find its resource table."""
+        for name in ("onnx", "tgr"):
+            if self.ctx.get_optional_dialect(name) is None:
+                self.ctx.load_registered_dialect(name)
+        return module
+
     def _input_shapes(self) -> dict[str, list[int]]:
         from tigris.dialects.onnx.importer import parse_input_shapes
 
@@ -100,14 +110,15 @@ class TigrisOptMain(xDSLOptMain):
 
         path = self.args.input_file
         if path is not None and not self.args.split_input_file:
-            return import_model_file(path, self._input_shapes())  # external data resolves beside it
-        return import_model_bytes(io.read(), self._input_shapes())
+            return self._imported(import_model_file(path, self._input_shapes()))  # external data: beside it
+        return self._imported(import_model_bytes(io.read(), self._input_shapes()))
 
     def _parse_onnx_text(self, io: IO[bytes]) -> ModuleOp:
         from tigris.dialects.onnx.importer import import_model_text
 
         source = self.args.input_file or "<stdin>"
-        return import_model_text(io.read().decode("utf-8", "replace"), self._input_shapes(), source)
+        text = io.read().decode("utf-8", "replace")
+        return self._imported(import_model_text(text, self._input_shapes(), source))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

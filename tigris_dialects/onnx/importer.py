@@ -131,9 +131,10 @@ def _bind_input_shapes(graph: onnx.GraphProto, shapes: dict[str, list[int]]) -> 
                     raise OnnxImportError(f"--input-shape for '{value.name}' changes static dim {dim.dim_value} to {size}")
                 dim.dim_value = size
         elif any(not (d.HasField("dim_value") and d.dim_value > 0) for d in dims):
-            shown = "x".join(d.dim_param or "?" if not d.dim_value else str(d.dim_value) for d in dims)
+            shown = "x".join(str(d.dim_value) if d.dim_value > 0 else d.dim_param or "?" for d in dims)
+            hint = "x".join(str(d.dim_value) if d.dim_value > 0 else "1" for d in dims)
             raise OnnxImportError(
-                f"input '{value.name}' has dynamic shape {shown}; bind it with --input-shape {value.name}:1x..."
+                f"input '{value.name}' has dynamic shape {shown}; bind it with --input-shape {value.name}:{hint}"
             )
 
 

@@ -1,0 +1,3 @@
+func.func @main() {
+  %0 = tgr.relu %x :
+}
