@@ -109,7 +109,7 @@ def quantize_int8(model: onnx.ModelProto, per_channel: bool = True,
         # local so the test suite can run with -W error.
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            quant_pre_process(str(src), str(pre), skip_optimization=True)
+            quant_pre_process(str(src), str(pre), skip_optimization=True, skip_symbolic_shape=True)
             quantize_static(
                 str(pre), str(dst), RandomDataReader(model, samples, seed),
                 quant_format=QuantFormat.QDQ,
