@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from xdsl.dialects.builtin import DenseArrayBase, i32
+from xdsl.dialects.builtin import DenseArrayBase
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     VarResultDef,
@@ -92,15 +92,14 @@ class PositionalSyntax(IRDLOperation):
         parser.parse_punctuation(":")
         in_types, out_types = _parse_function_type(parser)
         present = [s for s in slots if s is not None]
+        problem = _slot_problem(cls, slots)
+        if problem is not None:
+            parser.raise_error(problem, pos, parser.pos)
         operands = parser.resolve_operands(present, in_types, pos)
         definition = cls.get_irdl_definition()
         properties = {k: v for k, v in entries.items() if k in definition.properties}
         attributes = {k: v for k, v in entries.items() if k not in definition.properties}
-        if any(isinstance(o, AttrSizedOperandSegments) for o in definition.options):
-            properties[SEGMENTS] = DenseArrayBase.from_list(
-                i32, _segment_sizes(cls, slots, parser)
-            )
-        return cls.build(
+        return cls.build(  # build() derives operandSegmentSizes from the nesting
             operands=_group(cls, operands, slots),
             result_types=[out_types] if _has_var_result(cls) else out_types,
             properties=properties,
@@ -122,20 +121,20 @@ def _parse_function_type(parser: Parser) -> tuple[list[Attribute], list[Attribut
     return ins, [parser.parse_type()]
 
 
-def _segment_sizes(
-    cls: type[IRDLOperation], slots: list[UnresolvedOperand | None], parser: Parser
-) -> list[int]:
+def _slot_problem(cls: type[IRDLOperation], slots: list[UnresolvedOperand | None]) -> str | None:
+    """Why these positional slots do not fit the op's operand definitions, or None."""
     defs = cls.get_irdl_definition().operands
-    sizes: list[int] = []
     for index, (name, d) in enumerate(defs):
         if isinstance(d, VarOperandDef) and not isinstance(d, OptOperandDef):
-            sizes.append(max(0, len(slots) - index))
-            break
+            if any(s is None for s in slots[index:]):
+                return f"{cls.name}: 'none' cannot stand in the variadic operand list '{name}'"
+            return None
         present = index < len(slots) and slots[index] is not None
         if not present and not isinstance(d, OptOperandDef):
-            parser.raise_error(f"operand '{name}' of {cls.name} is required")
-        sizes.append(1 if present else 0)
-    return sizes + [0] * (len(defs) - len(sizes))
+            return f"{cls.name}: operand '{name}' is required"
+    if len(slots) > len(defs):
+        return f"{cls.name} takes at most {len(defs)} operands, got {len(slots)}"
+    return None
 
 
 def _group(

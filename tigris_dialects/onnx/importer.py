@@ -47,6 +47,7 @@ from tigris.dialects.tgr.weight import make_weight, weight_value
 MIN_OPSET = 7
 _DEFAULT_DOMAINS = ("", "ai.onnx")
 _ANY_DOMAIN_OPS = ("Silu",)  # exporters put Silu in com.microsoft or their own domain
+_SHAPE_PRESERVING_CUSTOM = ("Silu",)
 
 
 def parse_input_shapes(specs: Sequence[str]) -> dict[str, list[int]]:
@@ -107,10 +108,22 @@ def import_model(
         raise OnnxImportError(f"'{source}' uses opset {opset}; opset {MIN_OPSET} or newer is required")
     _bind_input_shapes(graph, dict(input_shapes or {}))
     try:
-        model = onnx.shape_inference.infer_shapes(model, strict_mode=True, data_prop=True)
+        inferred = onnx.shape_inference.infer_shapes(_shape_shadow(model), strict_mode=True, data_prop=True)
     except Exception as e:
         raise OnnxImportError(f"shape inference failed on '{source}': {_first_line(e)}") from None
-    return _GraphImporter(model.graph, opset).build()
+    return _GraphImporter(model.graph, inferred.graph, opset).build()
+
+
+def _shape_shadow(model: onnx.ModelProto) -> onnx.ModelProto:
+    """A copy for shape inference in which custom-domain ops we know to keep their input's
+    shape (Silu) are Identity, so ONNX can propagate shapes through them."""
+    shadow = onnx.ModelProto()
+    shadow.CopyFrom(model)
+    for node in shadow.graph.node:
+        if node.op_type in _SHAPE_PRESERVING_CUSTOM and node.domain not in _DEFAULT_DOMAINS:
+            node.op_type, node.domain = "Identity", ""
+            del node.attribute[:]
+    return shadow
 
 
 def _bind_input_shapes(graph: onnx.GraphProto, shapes: dict[str, list[int]]) -> None:
@@ -153,11 +166,12 @@ def _ssa_name(name: str) -> str | None:
 class _GraphImporter:
     """Builds one `func.func @main` from a shape-inferred graph."""
 
-    def __init__(self, graph: onnx.GraphProto, opset: int) -> None:
+    def __init__(self, graph: onnx.GraphProto, inferred: onnx.GraphProto, opset: int) -> None:
+        """`inferred` is the shape-inferred shadow of `graph` (see _shape_shadow): types only."""
         self.graph = graph
         self.opset = opset
         self.types: dict[str, TensorType] = {}
-        for info in [*graph.input, *graph.value_info, *graph.output]:
+        for info in [*inferred.input, *inferred.value_info, *inferred.output]:
             type_ = self._tensor_type(info)
             if type_ is not None:
                 self.types.setdefault(info.name, type_)
@@ -282,6 +296,9 @@ class _GraphImporter:
         properties: dict[str, Attribute] = {"op_type": StringAttr(node.op_type), "node_attributes": DictionaryAttr(attrs)}
         if node.domain:
             properties["domain"] = StringAttr(node.domain)
+        absent = [i for i, v in enumerate(operands) if v is None]
+        if absent:
+            properties["absent_inputs"] = DenseArrayBase.from_list(i64, absent)
         present = [v for v in operands if v is not None]
         return GenericOp.build(operands=[present], result_types=[result_types], properties=properties)
 

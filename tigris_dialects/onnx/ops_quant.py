@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DictionaryAttr, StringAttr, TensorType
+from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, StringAttr, TensorType
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     var_operand_def,
@@ -27,8 +28,11 @@ class _QDQ(OnnxOp):
     block_size = int_attr(0)
 
     def verify_(self) -> None:
-        if len(shape_of(self.scale)) > 1:
+        blocked = self.block_size.value.data > 0  # opset 21: scale has x's rank, blocks along axis
+        if not blocked and len(shape_of(self.scale)) > 1:
             raise VerifyException(f"{self.name}: scale must be a scalar or a 1-D per-axis vector")
+        if blocked and len(shape_of(self.scale)) != len(shape_of(self.x)):
+            raise VerifyException(f"{self.name}: blocked quantization needs a scale of the input's rank")
         if self.zero_point is not None and shape_of(self.zero_point) != shape_of(self.scale):
             raise VerifyException(f"{self.name}: zero point and scale shapes differ")
 
@@ -58,3 +62,5 @@ class GenericOp(OnnxOp):
     op_type = prop_def(StringAttr)
     domain = prop_def(StringAttr, default_value=StringAttr(""))
     node_attributes = prop_def(DictionaryAttr, default_value=DictionaryAttr({}))
+    absent_inputs = opt_prop_def(DenseArrayBase)
+    """Positions of the node's empty (skipped optional) inputs, so `Op(a, , c)` stays distinct from `Op(a, c)`."""

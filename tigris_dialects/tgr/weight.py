@@ -113,6 +113,17 @@ class WeightOp(IRDLOperation):
     def verify_(self) -> None:
         if self.value.type != self.output.type:
             raise VerifyException(f"tgr.weight: value type {self.value.type} != result type {self.output.type}")
+        if isinstance(self.value, DenseResourceAttr):
+            from tigris.dialects.tgr.dialect import weight_resources
+
+            blob = weight_resources().get(self.value.key)
+            if blob is not None:
+                size = blob.nbytes if isinstance(blob, np.ndarray) else len(blob)
+                want = int(np.prod(self.value.type.get_shape())) * numpy_dtype(self.value.type.element_type).itemsize
+                if size != want:
+                    raise VerifyException(
+                        f"tgr.weight '{self.value.key}': blob has {size} bytes, {self.value.type} needs {want}"
+                    )
 
     def print(self, printer: Printer) -> None:
         """`attr-dict value : type`, the order of MLIR's arith.constant."""
