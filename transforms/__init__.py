@@ -5,9 +5,34 @@
 """
 
 from collections.abc import Callable
+from importlib import import_module
 
 from xdsl.passes import ModulePass
 
+_PASSES: dict[str, tuple[str, str]] = {
+    # name: (module under tigris.transforms, class)
+    "convert-onnx-to-tgr": ("normalize.convert_onnx_to_tgr", "ConvertOnnxToTgrPass"),
+    "fold-batchnorm": ("normalize.fold_batchnorm", "FoldBatchNormPass"),
+    "decompose-silu": ("normalize.decompose_silu", "DecomposeSiluPass"),
+    "relabel-depthwise-conv": ("normalize.relabel_conv", "RelabelDepthwiseConvPass"),
+    "relabel-conv1d": ("normalize.relabel_conv", "RelabelConv1dPass"),
+    "clip-to-relu6": ("normalize.clip_to_relu6", "ClipToRelu6Pass"),
+    "reduce-mean-to-gap": ("normalize.reduce_mean_to_gap", "ReduceMeanToGapPass"),
+    "fold-shape-ops": ("normalize.fold_shape_ops", "FoldShapeOpsPass"),
+    "extract-resize-scales": ("normalize.extract_resize_scales", "ExtractResizeScalesPass"),
+    "normalize-concat-axis": ("normalize.normalize_concat_axis", "NormalizeConcatAxisPass"),
+    "trim-output-transpose": ("normalize.trim_output_transpose", "TrimOutputTransposePass"),
+    "fuse-activations": ("normalize.fuse_activations", "FuseActivationsPass"),
+    "check-legal": ("normalize.check_legal", "CheckLegalPass"),
+}
+
+
+def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
+    def load() -> type[ModulePass]:
+        return getattr(import_module(f"tigris.transforms.{module}"), cls)
+
+    return load
+
 
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    return {}
+    return {name: _lazy(module, cls) for name, (module, cls) in _PASSES.items()}

@@ -58,6 +58,14 @@ class TanhOp(_Unary):
 
 
 @irdl_op_definition
+class HardSwishOp(_Unary):
+    """x * relu6(x + 3) / 6. Not in spec/c-api.md's enum: runtime op type 33 is our addition."""
+
+    name = "tgr.hard_swish"
+    traits = traits_def(*_POINTWISE, RuntimeOp(33))
+
+
+@irdl_op_definition
 class LeakyReluOp(_Unary):
     name = "tgr.leaky_relu"
     alpha = prop_def(FloatAttr[Float32Type], default_value=FloatAttr(0.01, f32))

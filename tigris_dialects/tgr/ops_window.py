@@ -38,7 +38,7 @@ _NONE = StringAttr("none")
 class _ConvBase(PositionalSyntax):
     """conv, depthwise_conv, conv1d: input, weight [O, I/group, k...], optional bias [O]."""
 
-    RANK: ClassVar[int] = 4
+    RANKS: ClassVar[tuple[int, ...]] = (4,)
     input = operand_def(TensorType)
     weight = operand_def(TensorType)
     bias = opt_operand_def(TensorType)
@@ -53,8 +53,9 @@ class _ConvBase(PositionalSyntax):
 
     def verify_(self) -> None:
         x, w = shape_of(self.input), shape_of(self.weight)
-        if len(x) != self.RANK or len(w) != self.RANK:
-            raise VerifyException(f"{self.name} needs rank-{self.RANK} input and weight, got {x} and {w}")
+        if len(x) not in self.RANKS or len(w) != len(x):
+            ranks = " or ".join(map(str, self.RANKS))
+            raise VerifyException(f"{self.name} needs rank-{ranks} input and weight, got {x} and {w}")
         group = self.groups()
         if group < 1 or x[1] != w[1] * group or w[0] % group:
             raise VerifyException(
@@ -70,7 +71,10 @@ _CONV_TRAITS = (Pure(), TileCategory(TileKind.SPATIAL), SpatialWindow(), FusesAc
 
 @irdl_op_definition
 class ConvOp(_ConvBase):
+    """2-D convolution; rank 3 (N, C, L) is accepted until `relabel-conv1d` renames it."""
+
     name = "tgr.conv"
+    RANKS: ClassVar[tuple[int, ...]] = (3, 4)
     group = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
     traits = traits_def(*_CONV_TRAITS, RuntimeOp(1))
 
@@ -91,7 +95,7 @@ class Conv1dOp(_ConvBase):
     """Convolution over [N, C, L]; L plays the role of H for tiling."""
 
     name = "tgr.conv1d"
-    RANK: ClassVar[int] = 3
+    RANKS: ClassVar[tuple[int, ...]] = (3,)
     group = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
     traits = traits_def(*_CONV_TRAITS, RuntimeOp(32))
 

@@ -1,0 +1,119 @@
+"""Reading op properties and operands as plain Python/numpy values.
+
+Every kernel needs the same few things from an op: an integer list with a default,
+a float property as float32 (ONNX attributes are float32; xDSL keeps them as Python
+floats), the result element type as a numpy dtype, and the value of an optional
+operand. Keeping them here keeps the per-op implementations one screen each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, StringAttr, TensorType
+from xdsl.interpreter import Interpreter
+from xdsl.ir import Operation, SSAValue
+from xdsl.utils.exceptions import InterpretationError
+
+from tigris.dialects.tgr.attributes import QuantType
+from tigris.dialects.tgr.weight import numpy_dtype
+
+
+def fail(op: Operation, message: str) -> InterpretationError:
+    """An InterpretationError naming the op (and its ONNX node name when it has one)."""
+    name = op.attributes.get("tgr.name")
+    where = f" ('{name.data}')" if isinstance(name, StringAttr) else ""
+    return InterpretationError(f"{op.name}{where}: {message}")
+
+
+def ints(op: Operation, name: str, default: Sequence[int] | None = None) -> list[int] | None:
+    """An `array<i64: ...>` property as a list; `default` when absent."""
+    attr = op.properties.get(name)
+    if isinstance(attr, DenseArrayBase):
+        return [int(v) for v in attr.get_values()]
+    return None if default is None else list(default)
+
+
+def floats(op: Operation, name: str) -> list[float] | None:
+    """An `array<f32: ...>` property as float32 values, or None."""
+    attr = op.properties.get(name)
+    if isinstance(attr, DenseArrayBase):
+        return [float(np.float32(v)) for v in attr.get_values()]
+    return None
+
+
+def int_prop(op: Operation, name: str, default: int | None = None) -> int | None:
+    attr = op.properties.get(name)
+    return attr.value.data if isinstance(attr, IntegerAttr) else default
+
+
+def float_prop(op: Operation, name: str, default: float | None = None) -> np.float32 | None:
+    """A float property rounded to float32, as ONNX stores attributes."""
+    attr = op.properties.get(name)
+    if isinstance(attr, FloatAttr):
+        return np.float32(attr.value.data)
+    return None if default is None else np.float32(default)
+
+
+def str_prop(op: Operation, name: str, default: str) -> str:
+    attr = op.properties.get(name)
+    return attr.data if isinstance(attr, StringAttr) else default
+
+
+def optional(interpreter: Interpreter, value: SSAValue | None) -> np.ndarray | None:
+    """The runtime value of an optional operand, None when the operand is absent."""
+    if value is None:
+        return None
+    return np.asarray(interpreter.get_values((value,))[0])
+
+
+def result_dtype(op: Operation, index: int = 0) -> np.dtype:
+    """The numpy dtype of result `index` (int8 storage for `!tgr.quant`)."""
+    type_ = op.results[index].type
+    if not isinstance(type_, TensorType):
+        raise fail(op, f"result {index} is not a tensor: {type_}")
+    return numpy_dtype(type_.element_type)
+
+
+def result_shape(op: Operation, index: int = 0) -> tuple[int, ...]:
+    type_ = op.results[index].type
+    if not isinstance(type_, TensorType):
+        raise fail(op, f"result {index} is not a tensor: {type_}")
+    return tuple(type_.get_shape())
+
+
+def reject_quantized(op: Operation) -> None:
+    """Float kernels only: quantized tgr kernels are defined once QDQ folding fixes their types."""
+    for value in (*op.operands, *op.results):
+        type_ = value.type
+        if isinstance(type_, TensorType) and isinstance(type_.element_type, QuantType):
+            raise fail(op, "quantized (!tgr.quant) tensors are not interpreted yet; only float kernels exist")
+
+
+def f32(x: np.ndarray) -> np.ndarray:
+    """Float inputs as float32 (ORT computes float ops in float32)."""
+    return np.asarray(x, dtype=np.float32)
+
+
+def axes_from(op: Operation, interpreter: Interpreter, attr: str, operand: SSAValue | None) -> list[int] | None:
+    """Axes given either as an attribute (old opsets) or as an input (new opsets)."""
+    value = optional(interpreter, operand)
+    if value is not None:
+        return [int(v) for v in value.reshape(-1)]
+    return ints(op, attr)
+
+
+def out(op: Operation, *values: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The op's results as its declared element types, checked against its declared shapes.
+
+    A mismatch means the IR's types disagree with what the op computes, which is exactly
+    what a reference interpreter should catch."""
+    results: list[np.ndarray] = []
+    for index, value in enumerate(values):
+        array = np.asarray(value)
+        want = result_shape(op, index)
+        if array.shape != want:
+            raise fail(op, f"computed shape {array.shape} but result {index} is typed {want}")
+        results.append(array.astype(result_dtype(op, index), copy=False))
+    return tuple(results)
