@@ -12,6 +12,7 @@ from xdsl.passes import ModulePass
 _PASSES: dict[str, tuple[str, str]] = {
     # name: (module under tigris.transforms, class)
     "convert-onnx-to-tgr": ("normalize.convert_onnx_to_tgr", "ConvertOnnxToTgrPass"),
+    "fold-qdq": ("normalize.fold_qdq", "FoldQdqPass"),
     "fold-batchnorm": ("normalize.fold_batchnorm", "FoldBatchNormPass"),
     "decompose-silu": ("normalize.decompose_silu", "DecomposeSiluPass"),
     "relabel-depthwise-conv": ("normalize.relabel_conv", "RelabelDepthwiseConvPass"),

@@ -10,9 +10,11 @@ from xdsl.irdl import (
     opt_prop_def,
     prop_def,
     result_def,
+    traits_def,
     var_operand_def,
     var_result_def,
 )
+from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from tigris.dialects.onnx.base import OnnxOp, int_attr
@@ -26,6 +28,7 @@ class _QDQ(OnnxOp):
     y = result_def(TensorType)
     axis = int_attr(1)
     block_size = int_attr(0)
+    traits = traits_def(Pure())
 
     def verify_(self) -> None:
         blocked = self.block_size.value.data > 0  # opset 21: scale has x's rank, blocks along axis

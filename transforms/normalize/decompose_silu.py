@@ -8,12 +8,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Attribute
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from tigris.dialects.onnx.ops_elementwise import SiluOp, SwishOp
+from tigris.dialects.tgr.attributes import QuantType
 from tigris.dialects.tgr.ops_elementwise import MulOp, SigmoidOp
 from tigris.transforms.rewriting import apply_patterns, carry_name, fail
 
@@ -25,9 +27,17 @@ class DecomposeSilu(RewritePattern):
         if isinstance(op, SwishOp) and op.alpha.value.data != 1.0:
             raise fail(op, f"Swish with alpha {op.alpha.value.data:g} is not supported (only alpha = 1, i.e. SiLU)")
         x, y = op.X, op.Y
-        sigmoid = carry_name(op, SigmoidOp.build(operands=[x], result_types=[y.type]))
+        sigmoid = carry_name(op, SigmoidOp.build(operands=[x], result_types=[_sigmoid_type(y.type)]))
         mul = carry_name(op, MulOp.build(operands=[x, sigmoid.results[0]], result_types=[y.type]))
         rewriter.replace(op, [sigmoid, mul])
+
+
+def _sigmoid_type(type_: Attribute) -> Attribute:
+    """int8: sigmoid's output range [0, 1) in steps of 1/256, TFLite's fixed int8 logistic output."""
+    assert isinstance(type_, TensorType)
+    if not isinstance(type_.element_type, QuantType):
+        return type_
+    return TensorType(QuantType.get(type_.element_type.storage, [1.0 / 256], [-128]), type_.get_shape())
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,15 @@
+"""Reference interpreter for the `onnx` and `tgr` dialects (numpy values, float32 like onnxruntime).
+
+    from tigris.dialects.interpreter import run_module
+    outputs = run_module(module, [x])          # calls func.func @main
+
+It is the middle leg of the three-way oracle (onnxruntime on the .onnx file, this
+interpreter on the IR after any pass, the C runtime on the emitted plan).
+`quant_math` holds the integer-only primitives the int8 kernels will share with the device.
+"""
+
+from tigris.dialects.interpreter.onnx_functions import OnnxFunctions
+from tigris.dialects.interpreter.run import OpRecorder, make_interpreter, run_module
+from tigris.dialects.interpreter.tgr_functions import TgrFunctions
+
+__all__ = ["OnnxFunctions", "TgrFunctions", "OpRecorder", "make_interpreter", "run_module"]

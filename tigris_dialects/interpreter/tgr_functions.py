@@ -1,0 +1,13 @@
+"""`TgrFunctions`: the interpreter implementations of every `tgr` op, in one registrable class."""
+
+from __future__ import annotations
+
+from xdsl.interpreter import register_impls
+
+from tigris.dialects.interpreter.tgr_misc import TgrMiscFunctions
+from tigris.dialects.interpreter.tgr_window import TgrWindowFunctions
+
+
+@register_impls
+class TgrFunctions(TgrWindowFunctions, TgrMiscFunctions):
+    """Float NCHW semantics of the runtime's op set; quantized tensors are rejected for now."""
