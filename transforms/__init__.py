@@ -12,6 +12,7 @@ from xdsl.passes import ModulePass
 _PASSES: dict[str, tuple[str, str]] = {
     # name: (module under tigris.transforms, class)
     "convert-onnx-to-tgr": ("normalize.convert_onnx_to_tgr", "ConvertOnnxToTgrPass"),
+    "fold-constants": ("normalize.fold_constants", "FoldConstantsPass"),
     "fold-qdq": ("normalize.fold_qdq", "FoldQdqPass"),
     "fold-batchnorm": ("normalize.fold_batchnorm", "FoldBatchNormPass"),
     "decompose-silu": ("normalize.decompose_silu", "DecomposeSiluPass"),
@@ -25,6 +26,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "trim-output-transpose": ("normalize.trim_output_transpose", "TrimOutputTransposePass"),
     "fuse-activations": ("normalize.fuse_activations", "FuseActivationsPass"),
     "check-legal": ("normalize.check_legal", "CheckLegalPass"),
+    "tigris-normalize": ("pipelines", "TigrisNormalizePass"),
 }
 
 

@@ -42,11 +42,11 @@ def build_pytorch_idioms(resolution: int = 32, num_classes: int = 10,
 
 
 def build_silu_ops(resolution: int = 32, num_classes: int = 10, seed: int = 7) -> onnx.ModelProto:
-    """Opset 24: standalone Swish (alpha=1 is SiLU, alpha=1.702 ~ GELU) + HardSwish."""
+    """Opset 24: standalone Swish (alpha 1, i.e. SiLU: the only alpha the runtime supports) + HardSwish."""
     g = GraphBuilder("silu_ops", seed, opset=24)
     x = g.add_input("input", (1, 3, resolution, resolution))
     x = g.unary("Swish", g.bn(g.conv(x, 16, 3, 2, bias=False)), alpha=1.0)
-    x = g.unary("Swish", g.bn(g.conv(x, 32, 3, bias=False)), alpha=1.702)
+    x = g.unary("Swish", g.bn(g.conv(x, 32, 3, bias=False)), alpha=1.0)
     x = g.unary("HardSwish", g.conv(x, 32, 1))
     x = g.flatten(g.global_avg_pool(x))
     logits = g.gemm(x, num_classes, gain=1.0)

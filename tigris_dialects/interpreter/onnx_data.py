@@ -48,8 +48,8 @@ class OnnxDataFunctions(InterpreterFunctions):
         if op.antialias.value.data and mode != "nearest":
             raise fail(op, "antialias = 1 is not supported")
         axes = [a % rank for a in ints(op, "axes", list(range(rank))) or []]
-        scales_in = _given(optional(interpreter, op.scales))
-        sizes_in = _given(optional(interpreter, op.sizes))
+        scales_in = _given(optional(op, args, "scales"))
+        sizes_in = _given(optional(op, args, "sizes"))
         scales = [F32(1)] * rank
         sizes = list(x.shape)
         if sizes_in is not None:
@@ -64,7 +64,7 @@ class OnnxDataFunctions(InterpreterFunctions):
                 sizes[axis] = int(np.floor(F32(scale) * F32(x.shape[axis])))
         else:
             raise fail(op, "one of scales and sizes is required")
-        roi = _given(optional(interpreter, op.roi))
+        roi = _given(optional(op, args, "roi"))
         if roi is not None and len(roi) != 2 * rank:  # roi given for `axes` only
             full = [0.0] * rank + [1.0] * rank
             for i, axis in enumerate(axes):
@@ -88,7 +88,7 @@ class OnnxDataFunctions(InterpreterFunctions):
     @impl(t.UpsampleOp)
     def run_upsample(self, interpreter: Interpreter, op: t.UpsampleOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         x = np.asarray(args[0])
-        given = optional(interpreter, op.scales_in)
+        given = optional(op, args, "scales_in")
         scales = [F32(s) for s in given.reshape(-1)] if given is not None else floats(op, "scales")
         if scales is None or len(scales) != x.ndim:
             raise fail(op, f"needs {x.ndim} scales")
@@ -129,7 +129,7 @@ class OnnxDataFunctions(InterpreterFunctions):
         dtype = result_dtype(op)
         if dtype.kind not in "iu":
             raise fail(op, f"quantizing to {dtype} is not supported (integer types are)")
-        zero_point = optional(interpreter, op.zero_point)
+        zero_point = optional(op, args, "zero_point")
         return out(op, km.quantize_linear(x, scale, zero_point, dtype, op.axis.value.data, op.block_size.value.data))
 
     @impl(q.DequantizeLinearOp)
@@ -137,7 +137,7 @@ class OnnxDataFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: q.DequantizeLinearOp, args: tuple[Any, ...]
     ) -> tuple[Any, ...]:
         x, scale = np.asarray(args[0]), np.asarray(args[1])
-        zero_point = optional(interpreter, op.zero_point)
+        zero_point = optional(op, args, "zero_point")
         return out(op, km.dequantize_linear(x, scale, zero_point, op.axis.value.data, op.block_size.value.data))
 
     @impl(q.GenericOp)

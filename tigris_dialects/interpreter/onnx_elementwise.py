@@ -52,8 +52,8 @@ class OnnxElementwiseFunctions(InterpreterFunctions):
 
     @impl(ew.ClipOp)
     def run_clip(self, interpreter: Interpreter, op: ew.ClipOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
-        low = optional(interpreter, op.min_in)
-        high = optional(interpreter, op.max_in)
+        low = optional(op, args, "min_in")
+        high = optional(op, args, "max_in")
         if low is None:
             low = float_prop(op, "min")
         if high is None:

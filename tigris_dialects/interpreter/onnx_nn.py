@@ -37,7 +37,7 @@ class OnnxNNFunctions(InterpreterFunctions):
     def run_conv(self, interpreter: Interpreter, op: nn.ConvOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         x, w = np.asarray(args[0]), np.asarray(args[1])
         strides, dilations, pads = _geometry(op, x, list(w.shape[2:]))
-        b = optional(interpreter, op.B)
+        b = optional(op, args, "B")
         return out(op, kw.conv(x, w, b, strides, dilations, pads, op.group.value.data))
 
     @impl(nn.ConvTransposeOp)
@@ -61,7 +61,7 @@ class OnnxNNFunctions(InterpreterFunctions):
             dilations,
             output_padding,
         )
-        b = optional(interpreter, op.B)
+        b = optional(op, args, "B")
         y = kw.conv_transpose(x, w, b, strides, dilations, pads, output_padding, op.group.value.data)
         return out(op, y)
 
@@ -133,7 +133,7 @@ class OnnxNNFunctions(InterpreterFunctions):
         beta = float_prop(op, "beta", 1.0)
         if alpha != 1:
             y = y * alpha
-        c = optional(interpreter, op.C)
+        c = optional(op, args, "C")
         if c is not None and beta != 0:
             y = y + (c * beta if beta != 1 else c)
         return out(op, y)
@@ -148,7 +148,7 @@ class OnnxNNFunctions(InterpreterFunctions):
 
     @impl(nn.DropoutOp)
     def run_dropout(self, interpreter: Interpreter, op: nn.DropoutOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
-        training = optional(interpreter, op.training_mode)
+        training = optional(op, args, "training_mode")
         if training is not None and bool(training.reshape(-1)[0]):
             raise fail(op, "training_mode = true is not supported (inference: Dropout is the identity)")
         return out(op, args[0])

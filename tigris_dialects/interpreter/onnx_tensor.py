@@ -39,7 +39,7 @@ class OnnxTensorFunctions(InterpreterFunctions):
     @impl(t.SqueezeOp)
     def run_squeeze(self, interpreter: Interpreter, op: t.SqueezeOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         x = np.asarray(args[0])
-        axes = axes_from(op, interpreter, "axes", op.axes_in)
+        axes = axes_from(op, args, "axes", "axes_in")
         if axes is None:
             return out(op, np.squeeze(x))
         return out(op, np.squeeze(x, axis=tuple(a % x.ndim for a in axes)))
@@ -47,7 +47,7 @@ class OnnxTensorFunctions(InterpreterFunctions):
     @impl(t.UnsqueezeOp)
     def run_unsqueeze(self, interpreter: Interpreter, op: t.UnsqueezeOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         x = np.asarray(args[0])
-        axes = axes_from(op, interpreter, "axes", op.axes_in)
+        axes = axes_from(op, args, "axes", "axes_in")
         if axes is None:
             raise fail(op, "axes are required")
         rank = x.ndim + len(axes)
@@ -61,18 +61,18 @@ class OnnxTensorFunctions(InterpreterFunctions):
     @impl(t.PadOp)
     def run_pad(self, interpreter: Interpreter, op: t.PadOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         x = np.asarray(args[0])
-        given = optional(interpreter, op.pads_in)
+        given = optional(op, args, "pads_in")
         pads = [int(v) for v in given.reshape(-1)] if given is not None else ints(op, "pads")
         if pads is None:
             raise fail(op, "pads are required")
-        axes = axes_from(op, interpreter, "axes", op.axes_in)
+        axes = axes_from(op, args, "axes", "axes_in")
         if axes is not None:  # pads name only these axes: spread them over all axes
             full = [0] * (2 * x.ndim)
             for i, axis in enumerate(axes):
                 full[axis % x.ndim] = pads[i]
                 full[x.ndim + axis % x.ndim] = pads[len(axes) + i]
             pads = full
-        value = optional(interpreter, op.constant_value)
+        value = optional(op, args, "constant_value")
         fill: Any = value.reshape(-1)[0] if value is not None and value.size else float_prop(op, "value", 0.0)
         try:
             return out(op, kr.pad(x, pads, op.mode.data, fill))
@@ -97,14 +97,14 @@ class OnnxTensorFunctions(InterpreterFunctions):
 
     @impl(t.SliceOp)
     def run_slice(self, interpreter: Interpreter, op: t.SliceOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
-        def read(operand: Any, attr: str) -> list[int] | None:
-            value = optional(interpreter, operand)
+        def read(operand: str, attr: str) -> list[int] | None:
+            value = optional(op, args, operand)
             return [int(v) for v in value.reshape(-1)] if value is not None else ints(op, attr)
 
-        starts, ends = read(op.starts_in, "starts"), read(op.ends_in, "ends")
+        starts, ends = read("starts_in", "starts"), read("ends_in", "ends")
         if starts is None or ends is None:
             raise fail(op, "starts and ends are required")
-        axes, steps = read(op.axes_in, "axes"), read(op.steps_in, "")
+        axes, steps = read("axes_in", "axes"), read("steps_in", "")
         return out(op, kr.onnx_slice(np.asarray(args[0]), starts, ends, axes, steps))
 
     @impl(t.CastOp)
@@ -121,15 +121,16 @@ class OnnxTensorFunctions(InterpreterFunctions):
     def run_identity(self, interpreter: Interpreter, op: t.IdentityOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return out(op, args[0])
 
-    def _reduce(self, interpreter: Interpreter, op: Any, x: np.ndarray, kind: str) -> tuple[Any, ...]:
-        axes = axes_from(op, interpreter, "axes", op.axes_in)
+    def _reduce(self, op: Any, args: tuple[Any, ...], kind: str) -> tuple[Any, ...]:
+        x = np.asarray(args[0])
+        axes = axes_from(op, args, "axes", "axes_in")
         keep = op.keepdims.value.data == 1
         return out(op, km.reduce(x, kind, axes, keep, op.noop_with_empty_axes.value.data == 1))
 
     @impl(t.ReduceMeanOp)
     def run_reduce_mean(self, interpreter: Interpreter, op: t.ReduceMeanOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
-        return self._reduce(interpreter, op, np.asarray(args[0]), "mean")
+        return self._reduce(op, args, "mean")
 
     @impl(t.ReduceMaxOp)
     def run_reduce_max(self, interpreter: Interpreter, op: t.ReduceMaxOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
-        return self._reduce(interpreter, op, np.asarray(args[0]), "max")
+        return self._reduce(op, args, "max")

@@ -44,7 +44,7 @@ class TgrWindowFunctions(InterpreterFunctions):
         reject_quantized(op)
         x, w = np.asarray(args[0]), np.asarray(args[1])
         strides, dilations, pads = _window(op, x.ndim - 2)
-        y = kw.conv(x, w, optional(interpreter, op.bias), strides, dilations, pads, group)
+        y = kw.conv(x, w, optional(op, args, "bias"), strides, dilations, pads, group)
         return out(op, _activate(op, y))
 
     @impl(win.ConvOp)
@@ -71,7 +71,7 @@ class TgrWindowFunctions(InterpreterFunctions):
         strides, dilations, pads = _window(op, rank)
         output_padding = ints(op, "output_padding", [0] * rank)
         assert output_padding is not None
-        b = optional(interpreter, op.bias)
+        b = optional(op, args, "bias")
         return out(op, kw.conv_transpose(x, w, b, strides, dilations, pads, output_padding, op.group.value.data))
 
     @impl(win.FullyConnectedOp)
@@ -81,7 +81,7 @@ class TgrWindowFunctions(InterpreterFunctions):
         reject_quantized(op)
         x, w = np.asarray(args[0], F32), np.asarray(args[1], F32)
         y = np.matmul(x, w.T)
-        b = optional(interpreter, op.bias)
+        b = optional(op, args, "bias")
         if b is not None:
             y = y + b.astype(F32)
         return out(op, _activate(op, y))

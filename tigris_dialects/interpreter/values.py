@@ -9,11 +9,12 @@ operand. Keeping them here keeps the per-op implementations one screen each.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, StringAttr, TensorType
-from xdsl.interpreter import Interpreter
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation
+from xdsl.irdl import AttrSizedOperandSegments, VarOperandDef
 from xdsl.utils.exceptions import InterpretationError
 
 from tigris.dialects.tgr.attributes import QuantType
@@ -61,11 +62,29 @@ def str_prop(op: Operation, name: str, default: str) -> str:
     return attr.data if isinstance(attr, StringAttr) else default
 
 
-def optional(interpreter: Interpreter, value: SSAValue | None) -> np.ndarray | None:
-    """The runtime value of an optional operand, None when the operand is absent."""
-    if value is None:
-        return None
-    return np.asarray(interpreter.get_values((value,))[0])
+def operand_slots(op: Operation, args: Sequence[Any]) -> dict[str, list[Any]]:
+    """The runtime operand values grouped by operand definition name (an absent optional: [])."""
+    defs = type(op).get_irdl_definition().operands  # type: ignore[attr-defined]
+    sizes_attr = op.properties.get(AttrSizedOperandSegments.attribute_name)
+    if isinstance(sizes_attr, DenseArrayBase):
+        sizes = [int(v) for v in sizes_attr.get_values()]
+    else:
+        sizes = [1] * len(defs)
+        variadic = [i for i, (_, d) in enumerate(defs) if isinstance(d, VarOperandDef)]
+        if variadic:
+            sizes[variadic[0]] = len(args) - (len(defs) - 1)
+    slots: dict[str, list[Any]] = {}
+    start = 0
+    for (name, _), size in zip(defs, sizes):
+        slots[name] = list(args[start : start + size])
+        start += size
+    return slots
+
+
+def optional(op: Operation, args: Sequence[Any], name: str) -> np.ndarray | None:
+    """The runtime value of the optional operand `name`, None when it is absent."""
+    values = operand_slots(op, args)[name]
+    return np.asarray(values[0]) if values else None
 
 
 def result_dtype(op: Operation, index: int = 0) -> np.dtype:
@@ -96,9 +115,9 @@ def f32(x: np.ndarray) -> np.ndarray:
     return np.asarray(x, dtype=np.float32)
 
 
-def axes_from(op: Operation, interpreter: Interpreter, attr: str, operand: SSAValue | None) -> list[int] | None:
+def axes_from(op: Operation, args: Sequence[Any], attr: str, operand: str) -> list[int] | None:
     """Axes given either as an attribute (old opsets) or as an input (new opsets)."""
-    value = optional(interpreter, operand)
+    value = optional(op, args, operand)
     if value is not None:
         return [int(v) for v in value.reshape(-1)]
     return ints(op, attr)

@@ -66,6 +66,24 @@ class HardSwishOp(_Unary):
 
 
 @irdl_op_definition
+class QuantizeOp(_Unary):
+    """float -> int8 at the result's `!tgr.quant` parameters, where a model leaves an op
+    in float between int8 ones (onnxruntime's quantizer does for HardSwish, ReduceMean).
+    Runtime op type 34, an addition to the spec's enum."""
+
+    name = "tgr.quantize"
+    traits = traits_def(*_POINTWISE, RuntimeOp(34))
+
+
+@irdl_op_definition
+class DequantizeOp(_Unary):
+    """int8 -> float at the input's `!tgr.quant` parameters. Runtime op type 35 (addition)."""
+
+    name = "tgr.dequantize"
+    traits = traits_def(*_POINTWISE, RuntimeOp(35))
+
+
+@irdl_op_definition
 class LeakyReluOp(_Unary):
     name = "tgr.leaky_relu"
     alpha = prop_def(FloatAttr[Float32Type], default_value=FloatAttr(0.01, f32))

@@ -14,6 +14,7 @@ later passes never look for Q/DQ nodes again. Each pattern does one step:
    bias is quantized to int32 at that scale.
 4. `DropQuantizeOfQuantized` removes the Qs a folded op now feeds int8 directly.
 5. `DequantizeModelOutputs`: a model output that is DQ(int8) returns the int8 tensor.
+6. `LowerRemainingQdq` (after the others reach a fixed point): see its docstring.
 
 Scale and zero-point constants shared by several Q/DQ nodes are erased by the
 driver only when their last user is gone (the "deferred cleanup" of the spec).
@@ -36,6 +37,7 @@ from tigris.dialects.onnx.ops_quant import DequantizeLinearOp, QuantizeLinearOp
 from tigris.dialects.onnx.ops_tensor import ConstantOp
 from tigris.dialects.shapes import shape_of
 from tigris.dialects.tgr.attributes import QuantType
+from tigris.dialects.tgr.ops_elementwise import DequantizeOp, QuantizeOp
 from tigris.dialects.tgr.weight import WeightOp, make_weight
 from tigris.transforms.rewriting import apply_patterns, carry_name, fail, node_name
 
@@ -206,12 +208,47 @@ def _quantized_results(op: Operation) -> list[TensorType] | None:
 
 
 class DropQuantizeOfQuantized(RewritePattern):
-    """Q(x) where x already has the Q's quantized type (the op before it was folded)."""
+    """Q(x) or Q(DQ(x)) where x already has the Q's quantized type: the op between them
+    was folded (or was an Identity/Dropout that fold-constants removed)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: QuantizeLinearOp, rewriter: PatternRewriter) -> None:
-        if op.x.type == op.y.type:
-            rewriter.replace(op, [], [op.x])
+        source = op.x
+        if isinstance(source.owner, DequantizeLinearOp) and source.owner.x.type == op.y.type:
+            source = source.owner.x
+        if source.type == op.y.type:
+            rewriter.replace(op, [], [source])
+
+
+class LowerRemainingQdq(RewritePattern):
+    """What folding could not absorb: a float op between int8 ones keeps explicit
+    conversions (`tgr.dequantize`/`tgr.quantize`), and a weight read in float is
+    dequantized at compile time."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, DequantizeLinearOp):
+            if isinstance(_element(op.x), QuantType):
+                new: Operation = DequantizeOp.build(operands=[op.x], result_types=[op.y.type])
+                rewriter.replace(op, carry_name(op, new))
+                return
+            data = constant_array(op.x)
+            qtype = quant_type_of(op, _element(op.x))
+            if data is None or qtype is None:
+                raise fail(op, "DequantizeLinear needs a constant or quantized input and constant parameters")
+            scales, zeros = _broadcast_params(qtype, data.ndim)
+            real = ((data.astype(np.float64) - zeros) * scales).astype(np.float32)
+            rewriter.replace(op, carry_name(op, make_weight(real, op.y.type, node_name(op))))  # type: ignore[arg-type]
+        elif isinstance(op, QuantizeLinearOp) and not isinstance(_element(op.x), QuantType):
+            rewriter.replace(op, carry_name(op, QuantizeOp.build(operands=[op.x], result_types=[op.y.type])))
+
+
+def _broadcast_params(qtype: QuantType, rank: int) -> tuple[np.ndarray, np.ndarray]:
+    scales, zeros = np.asarray(qtype.scale_values), np.asarray(qtype.zero_point_values, np.float64)
+    if qtype.axis.data < 0:
+        return scales, zeros
+    shape = [1] * rank
+    shape[qtype.axis.data] = scales.size
+    return scales.reshape(shape), zeros.reshape(shape)
 
 
 @dataclass(frozen=True)
@@ -223,3 +260,4 @@ class FoldQdqPass(ModulePass):
         apply_patterns(
             op, QuantizeModelInputs(), FoldQdqAroundOp(), DropQuantizeOfQuantized(), DequantizeModelOutputs()
         )
+        apply_patterns(op, LowerRemainingQdq())
