@@ -52,3 +52,19 @@ def _outside_braces(spec: str) -> str:
         if not quoted and ch == "}":
             depth -= 1
     return "".join(out)
+
+
+def expand_pipelines(spec: str) -> str:
+    """`a,tigris-normalize,b` -> `a,<its passes>,b`, so each pass is printed and timed."""
+    from tigris.transforms.pipelines import PIPELINES
+
+    if not spec:
+        return spec
+    mask = _outside_braces(spec)
+    parts: list[str] = []
+    start = 0
+    for index, ch in enumerate(mask + ","):
+        if ch == ",":
+            parts.append(spec[start:index])
+            start = index + 1
+    return ",".join(",".join(PIPELINES[p]) if p in PIPELINES else p for p in parts)

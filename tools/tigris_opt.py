@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from tigris.tools.pipeline_syntax import translate_pass_pipeline
+from tigris.tools.pipeline_syntax import expand_pipelines, translate_pass_pipeline
 
 
 class UsageError(Exception):
@@ -50,6 +50,23 @@ class TigrisOptMain(xDSLOptMain):
             help="bind the dynamic dims of an ONNX input, e.g. input:1x3x224x224 (repeatable)",
         )
         arg_parser.add_argument(
+            "--print-ir-after-all",
+            action="store_true",
+            help="MLIR's name for --print-between-passes (named pipelines are expanded, so every pass shows)",
+        )
+        arg_parser.add_argument(
+            "--interpret",
+            action="store_true",
+            help="after the passes, run @main with the reference interpreter and print its outputs",
+        )
+        arg_parser.add_argument(
+            "--input",
+            action="append",
+            default=[],
+            metavar="X.npy",
+            help="an input for --interpret (repeat per model input, in order); random if omitted",
+        )
+        arg_parser.add_argument(
             "--elide-weights",
             action="store_true",
             help="print weight handles without the dialect_resources trailer (readable, not re-parsable)",
@@ -67,12 +84,23 @@ class TigrisOptMain(xDSLOptMain):
             from tigris.dialects.tgr.dialect import weight_resources
 
             weight_resources().elide = True
+        if self.args.print_ir_after_all:
+            self.args.print_between_passes = True
+        self.args.passes = expand_pipelines(self.args.passes)
         try:
             super().setup_pipeline()
         except ArgSpecParseError as e:  # malformed pipeline text: keep xDSL's caret diagnostic
             raise UsageError(" ".join(line.strip() for line in str(e).splitlines()[-3:])) from None
         except ValueError as e:  # unknown pass or option
             raise UsageError(_headline(e)) from None
+
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        text = self._target_output(prog)
+        if self.args.interpret:
+            from tigris.tools.interpret import interpret_and_report
+
+            text += interpret_and_report(prog, self.args.input)
+        return text
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
         try:
@@ -86,7 +114,7 @@ class TigrisOptMain(xDSLOptMain):
         except ValueError as e:  # unknown file extension
             raise UsageError(f"{e}; use .mlir, .onnx or .onnxtxt, or choose one with -f") from None
 
-    def output_resulting_program(self, prog: ModuleOp) -> str:
+    def _target_output(self, prog: ModuleOp) -> str:
         target = self.args.target.split("{")[0]
         if target not in self.available_targets:
             raise UsageError(f"unknown target '{target}'; available: {', '.join(self.available_targets)}")
