@@ -22,10 +22,19 @@ def ints(op: Operation, name: str) -> list[int] | None:
     return [int(v) for v in attr.get_values()] if isinstance(attr, DenseArrayBase) else None
 
 
-def window_output(size: int, kernel: int, stride: int, dilation: int, pad: int, ceil: bool = False) -> int:
-    """Output length of a sliding window (conv/pool) along one axis, ONNX formula."""
-    span = size + pad - dilation * (kernel - 1) - 1
-    return (-(-span // stride) if ceil else span // stride) + 1
+def window_output(
+    size: int, kernel: int, stride: int, dilation: int, pad_begin: int, pad_end: int, ceil: bool = False
+) -> int:
+    """Output length of a sliding window (conv/pool) along one axis.
+
+    With ceil_mode a last window that would start inside the end padding is dropped,
+    as onnxruntime and the ONNX reference implementation do (ONNX shape inference
+    keeps it; the pool verifiers catch the disagreement)."""
+    span = size + pad_begin + pad_end - dilation * (kernel - 1) - 1
+    out = (-(-span // stride) if ceil else span // stride) + 1
+    if ceil and (out - 1) * stride >= size + pad_begin:
+        out -= 1
+    return out
 
 
 def windowed_shape(
@@ -43,7 +52,7 @@ def windowed_shape(
     if min(strides + dilations, default=1) < 1 or min(pads, default=0) < 0:
         raise VerifyException("strides and dilations must be >= 1 and pads >= 0")
     spatial = [
-        window_output(in_shape[2 + i], kernel[i], strides[i], dilations[i], pads[i] + pads[rank + i], ceil)
+        window_output(in_shape[2 + i], kernel[i], strides[i], dilations[i], pads[i], pads[rank + i], ceil)
         for i in range(rank)
     ]
     return (in_shape[0], out_channels, *spatial)

@@ -140,10 +140,10 @@ def conv_transpose_pads(
     dilations: Sequence[int],
     output_padding: Sequence[int],
 ) -> list[int]:
-    """Explicit pads for ConvTranspose as onnxruntime derives them (conv_transpose_attributes.h).
+    """Explicit pads for ConvTranspose as the ONNX spec (and onnxruntime) derive them.
 
-    With `output_shape`, the total padding is whatever reaches that size; SAME_UPPER puts the
-    odd pad first, anything else puts it last. With auto_pad SAME_* the output is in * stride.
+    With `output_shape`, the total padding is whatever reaches that size; with auto_pad SAME_*
+    the output is in * stride. SAME_UPPER puts the odd pad last, anything else first.
     """
     rank = len(in_spatial)
     if output_shape is not None:
@@ -159,10 +159,7 @@ def conv_transpose_pads(
     for i in range(rank):
         full = (in_spatial[i] - 1) * strides[i] + output_padding[i] + (kernel[i] - 1) * dilations[i] + 1
         total = max(0, full - output_shape[i])
-        if auto_pad == "SAME_UPPER":
-            begin = total - total // 2
-        else:
-            begin = total // 2
+        begin = total // 2 if auto_pad == "SAME_UPPER" else total - total // 2
         begins.append(begin)
         ends.append(total - begin)
     return begins + ends

@@ -9,9 +9,10 @@ multipliers and shifts are arrays shaped to broadcast against the accumulator.
 Conventions (TFLite's):
 - A positive real multiplier is represented as `multiplier * 2**shift / 2**31` with
   `multiplier` a Q0.31 value in [2**30, 2**31) and `shift` an int; `shift > 0` is a
-  left shift (real >= 1), `shift <= 0` a right shift. For reals in [1e-6, 1e3) the
-  shift lies in [-19, 10]; in general `quantize_multiplier` returns shifts in [-31, 30]
-  for finite reals below 2**30 and flushes reals below about 2**-32 to (0, 0).
+  left shift (reals >= 1, up to rounding) and `shift <= 0` a right shift (reals in [0.5, 1) have
+  shift 0). For reals in [1e-6, 1e3) the shift lies in [-19, 10]. In general shifts are
+  in [-31, 30]: reals below 2**-32 flush to (0, 0) as in TFLite, and reals that would need a
+  left shift above 30 (about 2**30 and more) raise ValueError.
 - Representation error: `multiplier` is `2**31 * q` rounded half away from zero with
   q in [0.5, 1), so |multiplier * 2**shift / 2**31 - real| <= 2**-31 * real.
 """
@@ -42,7 +43,7 @@ def quantize_multiplier(real: float) -> tuple[int, int]:
     if shift < -31:  # every bit would be shifted out: TFLite flushes to zero
         return 0, 0
     if shift > 30:
-        raise ValueError(f"multiplier {real} needs a left shift of {shift}; at most 30 is representable")
+        raise ValueError(f"multiplier {real} needs a left shift of {shift}; at most 30 is supported")
     return int(fixed), int(shift)
 
 
@@ -56,8 +57,10 @@ def _trunc_div_pow2(value: np.ndarray, bits: int) -> np.ndarray:
 
 
 def saturating_rounding_doubling_high_mul(a: ArrayLike, b: ArrayLike) -> np.ndarray:
-    """gemmlowp SaturatingRoundingDoublingHighMul: round(a * b / 2**31) (ties away from zero) for int32
-    a, b; the one overflowing case INT32_MIN * INT32_MIN saturates to INT32_MAX."""
+    """gemmlowp SaturatingRoundingDoublingHighMul: a * b / 2**31 rounded to nearest for int32 a, b.
+
+    Ties go toward +infinity (the nudge is +2**30, or 1 - 2**30 for a negative product, before a
+    truncating division). The one overflowing case, INT32_MIN * INT32_MIN, saturates to INT32_MAX."""
     a64, b64 = _i64(a), _i64(b)
     product = a64 * b64  # |product| <= 2**62: fits int64
     nudge = np.where(product >= 0, np.int64(1 << 30), np.int64(1 - (1 << 30)))

@@ -11,7 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from xdsl.dialects.builtin import TensorType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl
+from xdsl.ir import SSAValue
+from xdsl.utils.exceptions import InterpretationError
 
 from tigris.dialects.interpreter import kernels_math as km
 from tigris.dialects.interpreter import kernels_resample as kr
@@ -26,7 +29,8 @@ from tigris.dialects.interpreter.values import (
 )
 from tigris.dialects.tgr import ops_elementwise as ew
 from tigris.dialects.tgr import ops_shape as sh
-from tigris.dialects.tgr.weight import WeightOp, weight_array
+from tigris.dialects.tgr.attributes import QuantType
+from tigris.dialects.tgr.weight import WeightOp, numpy_dtype, weight_array
 
 F32 = np.float32
 
@@ -37,6 +41,24 @@ _NEAREST_MODE = {"asymmetric": "floor", "tf_half_pixel_for_nn": "floor"}
 """Rounding of tgr.resize nearest per coordinate mode; others round_prefer_floor. With integer
 scales, floor(x / s) for asymmetric and round_prefer_floor((x + .5) / s - .5) for half_pixel
 both give floor(x / s): the source pixel is replicated s times."""
+
+
+def quant_type(value: SSAValue) -> QuantType:
+    type_ = value.type
+    if not isinstance(type_, TensorType) or not isinstance(type_.element_type, QuantType):
+        raise InterpretationError(f"expected a !tgr.quant tensor, got {type_}")
+    return type_.element_type
+
+
+def _quant_params(qtype: QuantType) -> tuple[np.ndarray, np.ndarray, int]:
+    """Scale (float32, as ONNX stores it), zero point and axis of a `!tgr.quant` type, shaped
+    for ONNX QuantizeLinear/DequantizeLinear semantics (a scalar when per-tensor)."""
+    scale = np.asarray(qtype.scale_values, F32)
+    zero_point = np.asarray(qtype.zero_point_values, np.int64)
+    axis = qtype.axis.data
+    if axis < 0:
+        return scale.reshape(()), zero_point.reshape(()), 0
+    return scale, zero_point, axis
 
 
 def _unary(op: Any, y: np.ndarray) -> tuple[Any, ...]:
@@ -62,6 +84,22 @@ class TgrMiscFunctions(InterpreterFunctions):
     @impl(ew.TanhOp)
     def run_tanh(self, interpreter: Interpreter, op: ew.TanhOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, np.tanh(np.asarray(args[0], F32)))
+
+    @impl(ew.HardSwishOp)
+    def run_hard_swish(self, interpreter: Interpreter, op: ew.HardSwishOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        return _unary(op, km.hard_swish(args[0]))  # onnxruntime's form, so lowering HardSwish keeps the numbers
+
+    @impl(ew.QuantizeOp)
+    def run_quantize(self, interpreter: Interpreter, op: ew.QuantizeOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        qtype = quant_type(op.output)
+        x = np.asarray(args[0], F32)
+        scale, zero_point, axis = _quant_params(qtype)
+        return out(op, km.quantize_linear(x, scale, zero_point, numpy_dtype(qtype), axis))
+
+    @impl(ew.DequantizeOp)
+    def run_dequantize(self, interpreter: Interpreter, op: ew.DequantizeOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        scale, zero_point, axis = _quant_params(quant_type(op.input))
+        return out(op, km.dequantize_linear(np.asarray(args[0]), scale, zero_point, axis))
 
     @impl(ew.LeakyReluOp)
     def run_leaky_relu(self, interpreter: Interpreter, op: ew.LeakyReluOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -170,7 +208,8 @@ class TgrMiscFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: sh.ReduceMeanOp, args: tuple[Any, ...]
     ) -> tuple[Any, ...]:
         keep = int_prop(op, "keepdims", 1) == 1
-        return _unary(op, km.reduce(np.asarray(args[0], F32), "mean", ints(op, "axes"), keep, False))
+        # empty axes reduce nothing: that is the shape the tgr.reduce_mean verifier expects
+        return _unary(op, km.reduce(np.asarray(args[0], F32), "mean", ints(op, "axes"), keep, True))
 
     @impl(WeightOp)
     def run_weight(self, interpreter: Interpreter, op: WeightOp, args: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -110,11 +110,6 @@ def reject_quantized(op: Operation) -> None:
             raise fail(op, "quantized (!tgr.quant) tensors are not interpreted yet; only float kernels exist")
 
 
-def f32(x: np.ndarray) -> np.ndarray:
-    """Float inputs as float32 (ORT computes float ops in float32)."""
-    return np.asarray(x, dtype=np.float32)
-
-
 def axes_from(op: Operation, args: Sequence[Any], attr: str, operand: str) -> list[int] | None:
     """Axes given either as an attribute (old opsets) or as an input (new opsets)."""
     value = optional(op, args, operand)

@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     FunctionType,
     IntegerAttr,
+    IntegerType,
     ModuleOp,
     NameLoc,
     StringAttr,
@@ -41,7 +42,9 @@ from tigris.dialects.onnx.dialect import OPS_BY_TYPE
 from tigris.dialects.onnx.element_types import element_type
 from tigris.dialects.onnx.errors import OnnxImportError
 from tigris.dialects.onnx.graph_order import CycleError, dfs_order
+from tigris.dialects.onnx.ops_nn import SoftmaxOp
 from tigris.dialects.onnx.ops_quant import GenericOp
+from tigris.dialects.onnx.ops_tensor import ReshapeOp
 from tigris.dialects.tgr.weight import make_weight, weight_value
 
 MIN_OPSET = 7
@@ -279,12 +282,48 @@ class _GraphImporter:
             if attr.name not in definition.properties or value is None:
                 return None
             properties[attr.name] = value
-        if node.op_type == "Softmax" and self.opset < 13 and "axis" not in properties:
-            properties["axis"] = IntegerAttr(1, i64)  # the pre-13 default
+        if node.op_type == "Softmax" and self.opset < 13:
+            return self._legacy_softmax(node, operands, result_types, properties)
         grouped = _group_operands(definition.operands, operands)
         if grouped is None:
             raise OnnxImportError(f"node '{node.name}' ({node.op_type}) is missing a required input")
         return cls.build(operands=grouped, result_types=result_types, properties=properties)
+
+    def _legacy_softmax(
+        self, node: onnx.NodeProto, operands: list[SSAValue | None], result_types: list[Attribute],
+        properties: dict[str, Attribute],
+    ) -> Operation:
+        """Before opset 13 Softmax normalizes the input flattened to 2-D at `axis` (default 1).
+        On the last axis that is today's Softmax; elsewhere we emit what ONNX's version
+        converter does: Reshape to 2-D, Softmax on axis -1, Reshape back."""
+        (x,) = operands
+        assert x is not None and isinstance(x.type, TensorType)
+        shape = list(x.type.get_shape())
+        attr = properties.get("axis")
+        axis = (attr.value.data if isinstance(attr, IntegerAttr) else 1) % len(shape)
+        if axis == len(shape) - 1:
+            return SoftmaxOp.build(operands=[x], result_types=result_types, properties={"axis": IntegerAttr(axis, i64)})
+        rows, cols = int(np.prod(shape[:axis])), int(np.prod(shape[axis:]))
+        flat_type = TensorType(x.type.element_type, [rows, cols])
+        flat = self._reshape(x, flat_type, f"{node.name}.flatten")
+        softmax = SoftmaxOp.build(operands=[flat], result_types=[flat_type])
+        softmax.attributes["tgr.name"] = StringAttr(f"{node.name}.softmax")
+        self.ops.append(softmax)
+        return ReshapeOp.build(
+            operands=[softmax.output, self._shape_weight(shape, f"{node.name}.shape")], result_types=result_types
+        )
+
+    def _reshape(self, x: SSAValue, type_: TensorType, name: str) -> SSAValue:
+        op = ReshapeOp.build(operands=[x, self._shape_weight(type_.get_shape(), f"{name}.shape")], result_types=[type_])
+        op.attributes["tgr.name"] = StringAttr(name)
+        self.ops.append(op)
+        return op.reshaped
+
+    def _shape_weight(self, dims: Sequence[int], name: str) -> SSAValue:
+        shape = np.array(list(dims), np.int64)
+        weight = make_weight(shape, TensorType(IntegerType(64), [len(dims)]), name)
+        self.ops.append(weight)
+        return weight.output
 
     def _generic_op(
         self, node: onnx.NodeProto, operands: list[SSAValue | None], result_types: list[Attribute]

@@ -8,7 +8,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from tigris.dialects.onnx.base import MultiOptional, OnnxOp, float_attr, int_attr, array_attr, string_attr
-from tigris.dialects.shapes import ints, normalize_axis, shape_of
+from tigris.dialects.shapes import ints, normalize_axis, shape_of, windowed_shape
 
 
 @irdl_op_definition
@@ -112,9 +112,17 @@ class _Pool(OnnxOp):
 
     def verify_(self) -> None:
         kernel = ints(self, "kernel_shape")
-        rank = len(shape_of(self.X)) - 2
+        x = shape_of(self.X)
+        rank = len(x) - 2
         if kernel is None or len(kernel) != rank:
             raise VerifyException(f"{self.name}: kernel_shape must have {rank} values (one per spatial axis)")
+        if self.ceil_mode.value.data and self.auto_pad.data == "NOTSET":
+            want = windowed_shape(self, x, kernel, x[1], ceil=True)
+            if shape_of(self.Y) != want:
+                raise VerifyException(
+                    f"{self.name}: with ceil_mode the output is {want} (a last window starting in the padding "
+                    f"is dropped, as onnxruntime does), not {shape_of(self.Y)}; reduce the end pads"
+                )
 
 
 @irdl_op_definition

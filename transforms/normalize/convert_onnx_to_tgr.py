@@ -32,7 +32,7 @@ from tigris.dialects.constants import constant_array, constant_ints, constant_sc
 from tigris.dialects.onnx import ops_elementwise as oe
 from tigris.dialects.onnx import ops_nn as on
 from tigris.dialects.onnx import ops_tensor as ot
-from tigris.dialects.shapes import ints, normalize_axis, shape_of
+from tigris.dialects.shapes import broadcast, ints, normalize_axis, shape_of
 from tigris.dialects.tgr import ops_elementwise as te
 from tigris.dialects.tgr import ops_shape as ts
 from tigris.dialects.tgr import ops_window as tw
@@ -206,13 +206,18 @@ class ConvertGemm(RewritePattern):
                 bias = [op.C]  # possibly DQ(int32): fold-qdq takes it from here
             else:
                 c = constant_array(op.C)
-                if c is None or c.size not in (1, n):
+                if c is None or not _is_row_bias(c.shape, n):
                     raise fail(op, f"Gemm needs C to be a bias of {n} values (a constant, or any [{n}] with beta 1)")
                 vector = (np.broadcast_to(c.reshape(-1), (n,)) * op.beta.value.data).astype(c.dtype)
                 bias_op = make_weight(vector, TensorType(_element(op.C), [n]), f"{node_name(op)}.bias")
                 bias_ops, bias = [bias_op], [bias_op.output]
         new = tw.FullyConnectedOp.build(operands=[op.A, weight, bias], result_types=[op.Y.type])
         rewriter.replace(op, [*weight_ops, *bias_ops, carry_name(op, new)])
+
+
+def _is_row_bias(shape: tuple[int, ...], n: int) -> bool:
+    """C broadcasts to [M, N] the same in every row: shape (), (1|N,), (1, 1|N)."""
+    return len(shape) <= 2 and (len(shape) < 2 or shape[0] == 1) and (not shape or shape[-1] in (1, n))
 
 
 def _element(value: SSAValue) -> Attribute:
@@ -321,7 +326,8 @@ class ConvertSum(RewritePattern):
         new_ops: list[Operation] = []
         acc = values[0]
         for value in values[1:]:
-            add = te.AddOp.build(operands=[acc, value], result_types=[op.sum.type])
+            partial = TensorType(_element(op.sum), broadcast(shape_of(acc), shape_of(value)))
+            add = te.AddOp.build(operands=[acc, value], result_types=[partial])
             new_ops.append(carry_name(op, add))
             acc = add.output
         rewriter.replace(op, new_ops, [acc])

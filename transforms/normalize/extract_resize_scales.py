@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, StringAttr, i64
 from xdsl.ir import Operation
@@ -36,14 +37,33 @@ class ExtractScales(RewritePattern):
             raise fail(op, f"resize mode '{mode}' is not supported (nearest or linear)")
         props = {"scales": DenseArrayBase.from_list(i64, scales), "mode": StringAttr("linear" if mode == "bilinear" else mode)}
         if isinstance(op, OnnxResize):
+            ctm = op.coordinate_transformation_mode.data
+            if ctm == "tf_crop_and_resize":
+                raise fail(op, "coordinate_transformation_mode 'tf_crop_and_resize' (an roi) is not supported")
             props["coordinate_transformation_mode"] = op.coordinate_transformation_mode
-            if mode == "nearest" and op.nearest_mode.data not in ("round_prefer_floor", "floor") and max(scales) > 1:
-                # with whole-number factors only these two pick the same source pixel
-                raise fail(op, f"nearest_mode '{op.nearest_mode.data}' is not supported")
-        else:  # Upsample predates coordinate modes: it indexes as `asymmetric`
+            if mode == "nearest" and not _replicates(ctm, op.nearest_mode.data, x, scales):
+                raise fail(
+                    op,
+                    f"nearest_mode '{op.nearest_mode.data}' with coordinate_transformation_mode '{ctm}' "
+                    "does not repeat pixels; the runtime's nearest resize does",
+                )
+        else:  # Upsample predates coordinate modes: it indexes as `asymmetric` + floor
             props["coordinate_transformation_mode"] = StringAttr("asymmetric")
         new = ResizeOp.build(operands=[op.operands[0]], result_types=[op.results[0].type], properties=props)
         rewriter.replace(op, carry_name(op, new))
+
+
+def _replicates(ctm: str, nearest_mode: str, in_shape: tuple[int, ...], scales: list[int]) -> bool:
+    """Whether ONNX's nearest mapping for these modes is pixel replication (out i <- in i // s)
+    on every axis, checked with the reference kernel's own coordinate arithmetic."""
+    from tigris.dialects.interpreter.kernels_resample import nearest_index, source_coordinates
+
+    for size, scale in zip(in_shape, scales):
+        out = size * scale
+        picked = nearest_index(source_coordinates(ctm, out, size, float(scale)), nearest_mode, size)
+        if not np.array_equal(picked, np.arange(out) // scale):
+            return False
+    return True
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,8 @@ class FoldIntoConv(RewritePattern):
         conv = bn.input.owner
         if not isinstance(conv, ConvOp) or not conv.output.has_one_use():
             return
+        if conv.fused_activation.data != "none":
+            return  # BN(relu(conv)) is not a conv
         w_type = conv.weight.type
         assert isinstance(w_type, TensorType)
         if not isinstance(w_type.element_type, Float32Type):

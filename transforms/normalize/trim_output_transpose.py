@@ -49,6 +49,6 @@ class TrimOutputTransposePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for func in op.walk():
-            if isinstance(func, FuncOp):
+            if isinstance(func, FuncOp) and not func.is_declaration:
                 while _trim_one(func):
                     pass

@@ -124,3 +124,14 @@ func.func @still_converts(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
   %0 = onnx.Relu %x : (tensor<1x4xf32>) -> tensor<1x4xf32>
   func.return %0 : tensor<1x4xf32>
 }
+
+// -----
+
+// C of shape [M, 1] differs per row: it is not a bias, even though it has N (= M = 3) values.
+// CHECK: {{^}}node 'gemm_col' (onnx.Gemm): Gemm needs C to be a bias of 3 values
+func.func @gemm_column_c(%a: tensor<3x2xf32>) -> tensor<3x3xf32> {
+  %b = tgr.weight dense<[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]> : tensor<3x2xf32>
+  %c = tgr.weight dense<[[10.0], [20.0], [30.0]]> : tensor<3x1xf32>
+  %y = onnx.Gemm %a, %b, %c {transB = 1 : i64, tgr.name = "gemm_col"} : (tensor<3x2xf32>, tensor<3x2xf32>, tensor<3x1xf32>) -> tensor<3x3xf32>
+  func.return %y : tensor<3x3xf32>
+}

@@ -494,3 +494,14 @@ func.func @negative_left_for_other_passes(%x: tensor<1x4x4x4xf32>) -> (tensor<1x
   %3 = onnx.DequantizeLinear %q, %s : (tensor<1x4x4x4xi8>, tensor<f32>) -> tensor<1x4x4x4xf32>
   func.return %0, %1, %2, %3 : tensor<1x64xf32>, tensor<1x4x8x8xf32>, tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>
 }
+
+// -----
+
+// Sum broadcasts: each partial add has the broadcast shape of its own operands.
+// CHECK-LABEL: func.func @sum_broadcast
+// CHECK-NEXT:    %[[AB:.*]] = tgr.add %a, %b {{.*}}: (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:    %[[ABC:.*]] = tgr.add %[[AB]], %c {{.*}}: (tensor<4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+func.func @sum_broadcast(%a: tensor<4xf32>, %b: tensor<4xf32>, %c: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %s = onnx.Sum %a, %b, %c : (tensor<4xf32>, tensor<4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  func.return %s : tensor<2x4xf32>
+}

@@ -5,7 +5,7 @@
 // (eps = 1 everywhere so the square roots come out whole). The batch norm's parameters,
 // the old weight and the old conv are all erased.
 
-// The brief's example: 1x1 conv, weights [[1], [2]], no bias; gamma [2, 1], beta [0.5, 0],
+// Worked example: 1x1 conv, weights [[1], [2]], no bias; gamma [2, 1], beta [0.5, 0],
 // mean [1, 0], var [3, 0.25], eps 1.
 // k = gamma / sqrt(var + eps) = [2 / 2, 1 / sqrt(1.25)] = [1, 0.894427]
 // w' = w * k = [1, 1.788854]; b' = (0 - mean) * k + beta = [-1 + 0.5, 0] = [-0.5, 0]
@@ -170,3 +170,20 @@ func.func @negative_runtime_params(%x: tensor<1x1x2x2xf32>, %mean: tensor<2xf32>
   func.return %y : tensor<1x2x2x2xf32>
 }
 
+
+// -----
+
+// The conv already applies a relu: BN(relu(conv)) is not a conv, so nothing folds.
+// CHECK-LABEL: func.func @negative_fused_activation
+// CHECK:         tgr.conv {{.*}}fused_activation = "relu"
+// CHECK:         tgr.batch_norm
+func.func @negative_fused_activation(%x: tensor<1x1x1x2xf32>) -> tensor<1x1x1x2xf32> {
+  %w = tgr.weight dense<1.0> : tensor<1x1x1x1xf32>
+  %g = tgr.weight dense<-1.0> : tensor<1xf32>
+  %b = tgr.weight dense<0.0> : tensor<1xf32>
+  %m = tgr.weight dense<0.0> : tensor<1xf32>
+  %v = tgr.weight dense<1.0> : tensor<1xf32>
+  %c = tgr.conv %x, %w {fused_activation = "relu"} : (tensor<1x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x2xf32>
+  %y = tgr.batch_norm %c, %g, %b, %m, %v {epsilon = 0.0 : f32} : (tensor<1x1x1x2xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x1x2xf32>
+  func.return %y : tensor<1x1x1x2xf32>
+}
