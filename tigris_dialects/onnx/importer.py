@@ -308,6 +308,7 @@ class _GraphImporter:
         flat = self._reshape(x, flat_type, f"{node.name}.flatten")
         softmax = SoftmaxOp.build(operands=[flat], result_types=[flat_type])
         softmax.attributes["tgr.name"] = StringAttr(f"{node.name}.softmax")
+        softmax.output.name_hint = _ssa_name(f"{node.output[0]}_softmax")
         self.ops.append(softmax)
         return ReshapeOp.build(
             operands=[softmax.output, self._shape_weight(shape, f"{node.name}.shape")], result_types=result_types
@@ -316,12 +317,14 @@ class _GraphImporter:
     def _reshape(self, x: SSAValue, type_: TensorType, name: str) -> SSAValue:
         op = ReshapeOp.build(operands=[x, self._shape_weight(type_.get_shape(), f"{name}.shape")], result_types=[type_])
         op.attributes["tgr.name"] = StringAttr(name)
+        op.reshaped.name_hint = _ssa_name(name)
         self.ops.append(op)
         return op.reshaped
 
     def _shape_weight(self, dims: Sequence[int], name: str) -> SSAValue:
         shape = np.array(list(dims), np.int64)
         weight = make_weight(shape, TensorType(IntegerType(64), [len(dims)]), name)
+        weight.output.name_hint = _ssa_name(name)
         self.ops.append(weight)
         return weight.output
 
