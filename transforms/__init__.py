@@ -27,6 +27,12 @@ _PASSES: dict[str, tuple[str, str]] = {
     "fuse-activations": ("normalize.fuse_activations", "FuseActivationsPass"),
     "check-legal": ("normalize.check_legal", "CheckLegalPass"),
     "tigris-normalize": ("pipelines", "TigrisNormalizePass"),
+    "annotate-lifetimes": ("plan.passes", "AnnotateLifetimesPass"),
+    "memory-timeline": ("plan.passes", "MemoryTimelinePass"),
+    "partition-temporal": ("plan.passes", "PartitionTemporalPass"),
+    "partition-spatial": ("plan.passes", "PartitionSpatialPass"),
+    "tile-chains": ("plan.passes", "TileChainsPass"),
+    "tigris-plan": ("plan.passes", "TigrisPlanPass"),
 }
 
 

@@ -8,12 +8,14 @@ operand. Keeping them here keeps the per-op implementations one screen each.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, StringAttr, TensorType
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import AttrSizedOperandSegments, VarOperandDef
 from xdsl.utils.exceptions import InterpretationError
 
@@ -102,12 +104,38 @@ def result_shape(op: Operation, index: int = 0) -> tuple[int, ...]:
     return tuple(type_.get_shape())
 
 
-def reject_quantized(op: Operation) -> None:
-    """Float kernels only: quantized tgr kernels are defined once QDQ folding fixes their types."""
+CONVERSIONS = frozenset({"tgr.quantize", "tgr.dequantize", "onnx.QuantizeLinear", "onnx.DequantizeLinear"})
+"""Ops whose float kernels read or write `!tgr.quant` tensors by definition."""
+
+_STORAGE_PASSTHROUGH: ContextVar[bool] = ContextVar("storage_passthrough", default=False)
+
+
+@contextmanager
+def storage_passthrough() -> Iterator[None]:
+    """Let a float data-movement kernel run on the stored integers of `!tgr.quant` tensors: `out`
+    then accepts quantized results, provided the kernel kept the storage dtype (it only moved
+    values). The int8 wrappers of Resize, Reshape, ... use it (see tgr_int8.py)."""
+    token = _STORAGE_PASSTHROUGH.set(True)
+    try:
+        yield
+    finally:
+        _STORAGE_PASSTHROUGH.reset(token)
+
+
+def quantized_types(op: Operation) -> bool:
+    """Whether any operand or result of `op` is a `!tgr.quant` tensor."""
     for value in (*op.operands, *op.results):
         type_ = value.type
         if isinstance(type_, TensorType) and isinstance(type_.element_type, QuantType):
-            raise fail(op, "quantized (!tgr.quant) tensors are not interpreted yet; only float kernels exist")
+            return True
+    return False
+
+
+def reject_quantized(op: Operation) -> None:
+    """Float kernels only: an op with `!tgr.quant` tensors that reaches a float kernel has no int8
+    kernel (those are dispatched first, see tgr_int8.py)."""
+    if op.name not in CONVERSIONS and quantized_types(op) and not _STORAGE_PASSTHROUGH.get():
+        raise fail(op, "no int8 kernel: quantized (!tgr.quant) tensors are not supported by this op")
 
 
 def axes_from(op: Operation, args: Sequence[Any], attr: str, operand: str) -> list[int] | None:
@@ -122,12 +150,23 @@ def out(op: Operation, *values: np.ndarray) -> tuple[np.ndarray, ...]:
     """The op's results as its declared element types, checked against its declared shapes.
 
     A mismatch means the IR's types disagree with what the op computes, which is exactly
-    what a reference interpreter should catch."""
+    what a reference interpreter should catch. Float kernels only (int8 kernels use
+    `tgr_int8.out_int8`): `!tgr.quant` operands or results are refused here, outside the Q/DQ
+    conversions and `storage_passthrough`."""
+    reject_quantized(op)  # a float kernel never silently casts float values to int8 storage
     results: list[np.ndarray] = []
     for index, value in enumerate(values):
         array = np.asarray(value)
         want = result_shape(op, index)
         if array.shape != want:
             raise fail(op, f"computed shape {array.shape} but result {index} is typed {want}")
-        results.append(array.astype(result_dtype(op, index), copy=False))
+        dtype = result_dtype(op, index)
+        if _STORAGE_PASSTHROUGH.get() and _is_quantized(op.results[index]) and array.dtype != dtype:
+            raise fail(op, f"computes {array.dtype} values for a {dtype}-stored !tgr.quant result: no int8 kernel")
+        results.append(array.astype(dtype, copy=False))
     return tuple(results)
+
+
+def _is_quantized(value: SSAValue) -> bool:
+    type_ = value.type
+    return isinstance(type_, TensorType) and isinstance(type_.element_type, QuantType)

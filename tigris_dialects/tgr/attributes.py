@@ -211,6 +211,21 @@ class LifetimeAttr(_IntFieldsAttr):
 
 
 @irdl_attr_definition
+class MemoryAttr(_IntFieldsAttr):
+    """`#tgr.memory<peak = bytes, step = s, align = a>`: the whole model's memory timeline
+    run as one stage (the unscheduled peak), where it peaks, and the alignment used."""
+
+    name = "tgr.memory"
+    peak: IntAttr
+    step: IntAttr
+    align: IntAttr
+
+    def verify(self) -> None:
+        if self.peak.data < 0 or self.align.data < 1 or self.align.data & (self.align.data - 1):
+            raise VerifyException("#tgr.memory needs peak >= 0 and a power-of-two align")
+
+
+@irdl_attr_definition
 class TilePlanAttr(_IntFieldsAttr):
     """`#tgr.tile_plan<...>`: how a stage is cut into horizontal bands.
 

@@ -10,6 +10,7 @@ from tigris.dialects.tgr import ops_window as win
 from tigris.dialects.tgr.attributes import (
     DenseResourceAttr,
     LifetimeAttr,
+    MemoryAttr,
     QuantType,
     StageAttr,
     TilePlanAttr,
@@ -30,7 +31,7 @@ TGR_OPS = [
 TGR = Dialect(
     "tgr",
     TGR_OPS,
-    [DenseResourceAttr, QuantType, LifetimeAttr, TilePlanAttr, StageAttr],
+    [DenseResourceAttr, QuantType, LifetimeAttr, MemoryAttr, TilePlanAttr, StageAttr],
     [WeightResources()],
 )
 

@@ -1,0 +1,128 @@
+"""`PlanGraph`: what the planner needs to know about `@main`, read once from the IR.
+
+Steps are the non-weight ops in program order (weights live in flash). Every fact
+about an op comes from its traits (`TileCategory`, `SpatialWindow`), never from its
+name, so ops of other dialects plan the same way once they declare them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.ir import Operation, SSAValue
+
+from tigris.dialects.shapes import ints
+from tigris.dialects.tgr.traits import SpatialWindow, TileCategory, TileKind, Window
+from tigris.dialects.tgr.weight import WeightOp, numpy_dtype
+
+
+@dataclass
+class PlanTensor:
+    index: int
+    name: str
+    shape: tuple[int, ...]
+    nbytes: int
+    producer: int  # step, or -1 for a model input
+    consumers: list[int] = field(default_factory=list)
+    is_output: bool = False
+
+    @property
+    def height(self) -> int:
+        """Rows along H (axis 2 of NCHW; L for [N, C, L]); 1 for vectors."""
+        return self.shape[2] if len(self.shape) >= 3 else 1
+
+    @property
+    def row_bytes(self) -> int:
+        return self.nbytes // self.height if self.height else self.nbytes
+
+
+@dataclass
+class PlanStep:
+    index: int
+    op: Operation | None
+    name: str
+    kind: TileKind
+    window: Window | None
+    inputs: list[int]
+    outputs: list[int]
+    scale_h: int = 1  # resample factor along H
+    macs: int = 0
+
+
+@dataclass
+class PlanGraph:
+    steps: list[PlanStep]
+    tensors: list[PlanTensor]
+
+    @property
+    def last_step(self) -> int:
+        return len(self.steps) - 1
+
+
+def main_func(module: ModuleOp) -> FuncOp:
+    for op in module.ops:
+        if isinstance(op, FuncOp) and op.sym_name.data == "main":
+            return op
+    raise ValueError("the module has no func.func @main")
+
+
+def tensor_bytes(type_: TensorType) -> int:
+    return math.prod(type_.get_shape()) * numpy_dtype(type_.element_type).itemsize
+
+
+def build_plan_graph(module: ModuleOp) -> PlanGraph:
+    func = main_func(module)
+    tensors: list[PlanTensor] = []
+    ids: dict[SSAValue, int] = {}
+
+    def add(value: SSAValue, producer: int, name: str) -> int:
+        assert isinstance(value.type, TensorType)
+        t = PlanTensor(len(tensors), name, tuple(value.type.get_shape()), tensor_bytes(value.type), producer)
+        tensors.append(t)
+        ids[value] = t.index
+        return t.index
+
+    for i, arg in enumerate(func.body.block.args):
+        add(arg, -1, arg.name_hint or f"input{i}")
+    steps: list[PlanStep] = []
+    for op in func.body.block.ops:
+        if isinstance(op, WeightOp):
+            continue
+        if isinstance(op, ReturnOp):
+            for value in op.arguments:
+                if value in ids:
+                    tensors[ids[value]].is_output = True
+            continue
+        index = len(steps)
+        inputs = sorted({ids[v] for v in op.operands if v in ids})
+        for t in inputs:
+            tensors[t].consumers.append(index)
+        name_attr = op.attributes.get("tgr.name")
+        name = getattr(name_attr, "data", op.name)
+        outputs = [add(r, index, r.name_hint or f"{name}.out{j}") for j, r in enumerate(op.results)]
+        steps.append(
+            PlanStep(index, op, name, TileCategory.of(op), SpatialWindow.of(op), inputs, outputs, _scale_h(op), _macs(op))
+        )
+    return PlanGraph(steps, tensors)
+
+
+def _scale_h(op: Operation) -> int:
+    scales = ints(op, "scales")
+    return scales[2] if scales is not None and len(scales) >= 3 else 1
+
+
+def _macs(op: Operation) -> int:
+    """Multiply-accumulates of a windowed op with a weight (conv family, dense); else elements."""
+    out = op.results[0].type if op.results else None
+    if not isinstance(out, TensorType):
+        return 0
+    elements = math.prod(out.get_shape())
+    if len(op.operands) > 1 and isinstance(op.operands[1].type, TensorType) and isinstance(op.operands[1].owner, WeightOp):
+        weight = op.operands[1].type.get_shape()
+        per_output = math.prod(weight[1:]) if len(weight) > 1 else 1
+        return elements * per_output
+    window = SpatialWindow.of(op)
+    return elements * (window.kernel if window is not None else 1)

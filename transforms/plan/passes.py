@@ -1,0 +1,166 @@
+"""The planning passes: each runs an analysis and writes typed `tgr.*` attributes.
+
+    annotate-lifetimes        op: tgr.step, tgr.lifetime       (model inputs: in arg_attrs)
+    memory-timeline{align}    @main: tgr.memory
+    partition-temporal{..}    op: tgr.stage; @main: tgr.stages = [#tgr.stage<...>]
+    partition-spatial{..}     tile plans on over-budget tileable stages
+    tile-chains{..}           chains of linked over-budget stages share one tile plan
+
+Tensors in `#tgr.stage` inputs/outputs are numbered as the planner sees them: model
+inputs first, then each op's results in program order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, IntAttr, IntegerAttr, ModuleOp, NoneAttr, i64
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
+
+from tigris.dialects.tgr.attributes import LifetimeAttr, MemoryAttr, StageAttr, TilePlanAttr
+from tigris.transforms.plan.graph import PlanGraph, build_plan_graph, main_func
+from tigris.transforms.plan.memory import lifetimes, timeline
+from tigris.transforms.plan.planner import StagePlan, assign_strategies
+from tigris.transforms.plan.temporal import Stage, make_stage, partition_temporal
+
+DEFAULT_ALIGN = 32
+"""The largest TIGRIS_TENSOR_ALIGN of spec/memory-model.md (x86_64): safe on every target."""
+
+
+def _check(budget: int, align: int) -> None:
+    if budget < 1:
+        raise PassFailedException("the planning passes need budget=<bytes> (> 0)")
+    if align < 1 or align & (align - 1):
+        raise PassFailedException(f"align={align} is not a power of two")
+
+
+@dataclass(frozen=True)
+class AnnotateLifetimesPass(ModulePass):
+    name = "annotate-lifetimes"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        graph = build_plan_graph(op)
+        spans = lifetimes(graph)
+        func = main_func(op)
+        arg_attrs = []
+        for t in graph.tensors:
+            attr = LifetimeAttr(IntAttr(spans[t.index].birth), IntAttr(spans[t.index].death))
+            if t.producer < 0:
+                old = func.arg_attrs.data[t.index].data if func.arg_attrs else {}
+                arg_attrs.append(DictionaryAttr({**old, "tgr.lifetime": attr}))
+            else:
+                step = graph.steps[t.producer]
+                assert step.op is not None
+                step.op.attributes["tgr.step"] = IntegerAttr(t.producer, i64)
+                if t.index == step.outputs[0]:
+                    step.op.attributes["tgr.lifetime"] = attr
+        if arg_attrs:
+            func.arg_attrs = ArrayAttr(arg_attrs)
+
+
+@dataclass(frozen=True)
+class MemoryTimelinePass(ModulePass):
+    name = "memory-timeline"
+    align: int = DEFAULT_ALIGN
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _check(1, self.align)
+        result = timeline(build_plan_graph(op), self.align)
+        main_func(op).attributes["tgr.memory"] = MemoryAttr(IntAttr(result.peak), IntAttr(result.peak_step), IntAttr(self.align))
+
+
+def _stage_attr(stage: Stage, plan: StagePlan | None = None) -> StageAttr:
+    tile = plan.tile if plan is not None else None
+    tile_attr = (
+        TilePlanAttr(*(IntAttr(v) for v in (tile.tile_h, tile.num_tiles, tile.halo, tile.out_h, tile.chain)))
+        if tile is not None
+        else NoneAttr()
+    )
+    return StageAttr(
+        IntAttr(stage.index),
+        IntAttr(stage.first),
+        IntAttr(stage.last),
+        IntAttr(stage.peak),
+        DenseArrayBase.from_list(i64, stage.inputs),
+        DenseArrayBase.from_list(i64, stage.outputs),
+        tile_attr,
+    )
+
+
+def write_stages(module: ModuleOp, graph: PlanGraph, stages: list[Stage], plans: list[StagePlan] | None = None) -> None:
+    for stage in stages:
+        for step in graph.steps[stage.first : stage.last + 1]:
+            assert step.op is not None
+            step.op.attributes["tgr.stage"] = IntegerAttr(stage.index, i64)
+    attrs = [_stage_attr(s, plans[i] if plans else None) for i, s in enumerate(stages)]
+    main_func(module).attributes["tgr.stages"] = ArrayAttr(attrs)
+
+
+def read_stages(module: ModuleOp, graph: PlanGraph, align: int) -> list[Stage]:
+    stages = main_func(module).attributes.get("tgr.stages")
+    if not isinstance(stages, ArrayAttr):
+        raise PassFailedException("run partition-temporal first: @main has no tgr.stages")
+    out: list[Stage] = []
+    for attr in stages.data:
+        assert isinstance(attr, StageAttr)
+        out.append(make_stage(graph, attr.index.data, attr.first_step.data, attr.last_step.data, align))
+    return out
+
+
+@dataclass(frozen=True)
+class PartitionTemporalPass(ModulePass):
+    name = "partition-temporal"
+    budget: int = 0
+    align: int = DEFAULT_ALIGN
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _check(self.budget, self.align)
+        graph = build_plan_graph(op)
+        write_stages(op, graph, partition_temporal(graph, self.budget, self.align))
+
+
+@dataclass(frozen=True)
+class PartitionSpatialPass(ModulePass):
+    """Spatial tiling only (each over-budget tileable stage on its own)."""
+
+    name = "partition-spatial"
+    budget: int = 0
+    align: int = DEFAULT_ALIGN
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _check(self.budget, self.align)
+        graph = build_plan_graph(op)
+        stages = read_stages(op, graph, self.align)
+        write_stages(op, graph, stages, assign_strategies(graph, stages, self.budget, self.align, chains=False))
+
+
+@dataclass(frozen=True)
+class TileChainsPass(ModulePass):
+    """Chain tiling over linked over-budget stages; the others keep their spatial plans."""
+
+    name = "tile-chains"
+    budget: int = 0
+    align: int = DEFAULT_ALIGN
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _check(self.budget, self.align)
+        graph = build_plan_graph(op)
+        stages = read_stages(op, graph, self.align)
+        write_stages(op, graph, stages, assign_strategies(graph, stages, self.budget, self.align))
+
+
+@dataclass(frozen=True)
+class TigrisPlanPass(ModulePass):
+    """annotate-lifetimes, memory-timeline, partition-temporal, partition-spatial, tile-chains."""
+
+    name = "tigris-plan"
+    budget: int = 0
+    align: int = DEFAULT_ALIGN
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        AnnotateLifetimesPass().apply(ctx, op)
+        MemoryTimelinePass(self.align).apply(ctx, op)
+        for pass_ in (PartitionTemporalPass, PartitionSpatialPass, TileChainsPass):
+            pass_(self.budget, self.align).apply(ctx, op)

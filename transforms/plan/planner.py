@@ -1,0 +1,160 @@
+"""The whole memory plan: stages, their strategies, and the figures `tigris analyze` reports.
+
+Strategy per stage, simplest first (spec/tiling.md): a stage within the budget runs
+normally; consecutive over-budget stages that link (see `chain_links`) are chain-tiled;
+another over-budget tileable stage is spatially tiled; the rest overflow to slow memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tigris.transforms.plan.bands import tile_ranges
+from tigris.transforms.plan.graph import PlanGraph
+from tigris.transforms.plan.memory import align_up, timeline
+from tigris.transforms.plan.temporal import Stage, make_stage, partition_temporal
+from tigris.transforms.plan.tiling import TilePlan, band_peak, band_rows, chain_links, is_tileable, plan_chain, plan_spatial
+
+
+@dataclass
+class StagePlan:
+    stage: Stage
+    strategy: str  # "normal" | "tiled" | "chain"
+    tile: TilePlan | None = None
+
+    @property
+    def scheduled_peak(self) -> int:
+        return self.tile.peak if self.tile is not None else self.stage.peak
+
+
+@dataclass
+class Traffic:
+    written: int = 0  # bytes spilled fast -> slow
+    read: int = 0  # bytes loaded slow -> fast
+
+
+@dataclass
+class Plan:
+    graph: PlanGraph
+    budget: int
+    align: int
+    stages: list[StagePlan]
+    unscheduled_peak: int
+    peak_step: int
+    traffic: Traffic = field(default_factory=Traffic)
+    halo_macs: int = 0
+
+    @property
+    def scheduled_peak(self) -> int:
+        return max((s.scheduled_peak for s in self.stages), default=0)
+
+    @property
+    def overflow(self) -> int:
+        return max(0, self.scheduled_peak - self.budget)
+
+    @property
+    def chains(self) -> int:
+        return len({s.tile.chain for s in self.stages if s.tile is not None and s.tile.chain >= 0})
+
+
+def plan_memory(graph: PlanGraph, budget: int, align: int) -> Plan:
+    whole = timeline(graph, align)
+    stages = partition_temporal(graph, budget, align)
+    plans = assign_strategies(graph, stages, budget, align)
+    plan = Plan(graph, budget, align, plans, whole.peak, whole.peak_step)
+    measure(plan)
+    return plan
+
+
+def assign_strategies(
+    graph: PlanGraph, stages: list[Stage], budget: int, align: int, chains: bool = True
+) -> list[StagePlan]:
+    plans = [StagePlan(s, "normal") for s in stages]
+    chain_id = 0
+    i = 0
+    while i < len(stages):
+        if stages[i].peak <= budget:
+            i += 1
+            continue
+        j = i
+        while chains and j + 1 < len(stages) and stages[j + 1].peak > budget and chain_links(graph, stages[j], stages[j + 1]):
+            j += 1
+        if j > i:
+            tile = plan_chain(graph, stages[i : j + 1], budget, align, chain_id)
+            chain_id += 1
+            for k in range(i, j + 1):
+                plans[k] = StagePlan(stages[k], "chain", tile)
+        else:
+            tile = plan_spatial(graph, stages[i], budget, align)
+            if tile is not None and tile.peak < stages[i].peak:
+                plans[i] = StagePlan(stages[i], "tiled", tile)
+        i = j + 1
+    return plans
+
+
+def groups(plan: Plan) -> list[list[StagePlan]]:
+    """Stages as the runtime runs them: each chain is one group, every other stage its own."""
+    out: list[list[StagePlan]] = []
+    for sp in plan.stages:
+        if out and sp.strategy == "chain" and out[-1][0].strategy == "chain" and out[-1][0].tile == sp.tile:
+            out[-1].append(sp)
+        else:
+            out.append([sp])
+    return out
+
+
+def measure(plan: Plan) -> None:
+    """Slow-memory traffic per inference and MACs recomputed in halos."""
+    g = plan.graph
+    for group in groups(plan):
+        stages = [sp.stage for sp in group]
+        first, last = stages[0], stages[-1]
+        plan.traffic.written += sum(g.tensors[t].nbytes for t in last.outputs)
+        tile = group[0].tile
+        if tile is None:
+            plan.traffic.read += sum(g.tensors[t].nbytes for t in first.inputs)
+            continue
+        tiles = tile_ranges(g, stages, tile.tile_h)
+        for t in first.inputs:
+            rows = sum(r[t][1] - r[t][0] for r in tiles if t in r)
+            plan.traffic.read += g.tensors[t].row_bytes * rows
+        for stage in stages:
+            for step in g.steps[stage.first : stage.last + 1]:
+                out = step.outputs[0]
+                computed = sum(r[out][1] - r[out][0] for r in tiles if out in r)
+                extra = computed - g.tensors[out].height
+                if extra > 0 and g.tensors[out].height:
+                    plan.halo_macs += step.macs * extra // g.tensors[out].height
+
+
+def total_macs(graph: PlanGraph) -> int:
+    return sum(s.macs for s in graph.steps)
+
+
+def minimum_budget(graph: PlanGraph, align: int) -> int:
+    """The smallest arena in which every single op runs, tiled to one-row bands where it can be:
+    below it, even the best plan cannot hold an op's inputs and outputs."""
+    worst = 0
+    for step in graph.steps:
+        stage = make_stage(graph, 0, step.index, step.index, align)
+        need = stage.peak
+        if is_tileable(graph, stage):
+            need = min(need, band_peak(graph, stage, band_rows(graph, stage, 1), align))
+        worst = max(worst, need)
+    return worst
+
+
+def smallest_fitting_budget(graph: PlanGraph, align: int) -> int:
+    """The smallest budget (to the alignment) at which the plan needs no slow-memory overflow."""
+    low, high = minimum_budget(graph, align), max(timeline(graph, align).peak, align)
+    if plan_memory(graph, low, align).overflow == 0:
+        return low
+    while high - low > align:
+        mid = align_up((low + high) // 2, align)
+        if mid >= high:
+            break
+        if plan_memory(graph, mid, align).overflow == 0:
+            high = mid
+        else:
+            low = mid
+    return high
