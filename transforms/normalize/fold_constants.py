@@ -13,11 +13,11 @@ DequantizeLinear is never folded: fold-qdq needs its int8 input to keep weights 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.interpreter import Interpreter
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -30,6 +30,9 @@ from tigris.dialects.onnx.ops_tensor import ConstantOp, IdentityOp, ShapeOp
 from tigris.dialects.shapes import shape_of
 from tigris.dialects.tgr.weight import WeightOp, make_weight
 from tigris.transforms.rewriting import apply_patterns, carry_name, fail, node_name
+
+if TYPE_CHECKING:
+    from xdsl.interpreter import Interpreter
 
 
 def _weight_for(op: Operation, array: np.ndarray, index: int = 0) -> WeightOp:
@@ -68,8 +71,17 @@ class StaticShape(RewritePattern):
 class EvaluateConstantOp(RewritePattern):
     """Any pure op on constants only, evaluated once at compile time."""
 
-    def __init__(self, interpreter: Interpreter) -> None:
-        self.interpreter = interpreter
+    def __init__(self, module: ModuleOp) -> None:
+        self.module = module
+        self._interpreter: Interpreter | None = None
+
+    def evaluate(self, op: Operation, args: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+        """Interpreter set up on first use: most models have nothing left to evaluate."""
+        if self._interpreter is None:
+            from tigris.dialects.interpreter import make_interpreter
+
+            self._interpreter = make_interpreter(self.module)
+        return tuple(self._interpreter.run_op(op, args))
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, WeightOp | DequantizeLinearOp) or not op.operands or not op.has_trait(Pure):
@@ -77,7 +89,7 @@ class EvaluateConstantOp(RewritePattern):
         args = [constant_array(v) for v in op.operands]
         if any(a is None for a in args):
             return
-        results = self.interpreter.run_op(op, tuple(args))
+        results = self.evaluate(op, tuple(a for a in args if a is not None))
         rewriter.replace(op, [_weight_for(op, r, i) for i, r in enumerate(results)])
 
 
@@ -86,8 +98,5 @@ class FoldConstantsPass(ModulePass):
     name = "fold-constants"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from tigris.dialects.interpreter import make_interpreter
-
-        interpreter = make_interpreter(op)
         with np.errstate(all="ignore"):
-            apply_patterns(op, ConstantToWeight(), DropIdentity(), StaticShape(), EvaluateConstantOp(interpreter))
+            apply_patterns(op, ConstantToWeight(), DropIdentity(), StaticShape(), EvaluateConstantOp(op))

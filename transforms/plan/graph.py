@@ -61,6 +61,14 @@ class PlanGraph:
     def last_step(self) -> int:
         return len(self.steps) - 1
 
+    def touched(self, first: int, last: int) -> set[int]:
+        """Tensors that steps first..last read or write (what a stage can hold in the arena)."""
+        found: set[int] = set()
+        for step in self.steps[first : last + 1]:
+            found.update(step.inputs)
+            found.update(step.outputs)
+        return found
+
 
 def main_func(module: ModuleOp) -> FuncOp:
     for op in module.ops:

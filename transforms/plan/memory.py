@@ -42,7 +42,7 @@ def lifetimes(graph: PlanGraph) -> list[Lifetime]:
 def stage_intervals(graph: PlanGraph, first: int, last: int) -> dict[int, tuple[int, int]]:
     """Tensor -> (start, end) steps during which it occupies the arena in stage [first, last]."""
     intervals: dict[int, tuple[int, int]] = {}
-    for t in graph.tensors:
+    for t in (graph.tensors[i] for i in sorted(graph.touched(first, last))):
         inside = [c for c in t.consumers if first <= c <= last]
         needed_later = t.is_output or any(c > last for c in t.consumers)
         if first <= t.producer <= last:

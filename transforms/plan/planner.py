@@ -1,8 +1,9 @@
 """The whole memory plan: stages, their strategies, and the figures `tigris analyze` reports.
 
 Strategy per stage, simplest first (spec/tiling.md): a stage within the budget runs
-normally; consecutive over-budget stages that link (see `chain_links`) are chain-tiled;
-another over-budget tileable stage is spatially tiled; the rest overflow to slow memory.
+normally; consecutive over-budget stages that link (see `chain_links`) are chain-tiled,
+unless the chain's one-row band does not fit while tiling them one by one would; any
+other over-budget tileable stage is spatially tiled; the rest overflow to slow memory.
 """
 
 from __future__ import annotations
@@ -79,17 +80,23 @@ def assign_strategies(
         j = i
         while chains and j + 1 < len(stages) and stages[j + 1].peak > budget and chain_links(graph, stages[j], stages[j + 1]):
             j += 1
-        if j > i:
-            tile = plan_chain(graph, stages[i : j + 1], budget, align, chain_id)
-            chain_id += 1
+        chain = plan_chain(graph, stages[i : j + 1], budget, align, chain_id) if j > i else None
+        singles = [_spatial_or_normal(graph, stages[k], budget, align) for k in range(i, j + 1)]
+        if chain is not None and (chain.peak <= budget or max(p.scheduled_peak for p in singles) > budget):
+            chain_id += 1  # the chain fits, or tiling stage by stage would overflow too
             for k in range(i, j + 1):
-                plans[k] = StagePlan(stages[k], "chain", tile)
+                plans[k] = StagePlan(stages[k], "chain", chain)
         else:
-            tile = plan_spatial(graph, stages[i], budget, align)
-            if tile is not None and tile.peak < stages[i].peak:
-                plans[i] = StagePlan(stages[i], "tiled", tile)
+            plans[i : j + 1] = singles
         i = j + 1
     return plans
+
+
+def _spatial_or_normal(graph: PlanGraph, stage: Stage, budget: int, align: int) -> StagePlan:
+    tile = plan_spatial(graph, stage, budget, align)
+    if tile is not None and tile.peak < stage.peak:
+        return StagePlan(stage, "tiled", tile)
+    return StagePlan(stage, "normal")
 
 
 def groups(plan: Plan) -> list[list[StagePlan]]:

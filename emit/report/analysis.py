@@ -1,0 +1,275 @@
+"""`analyze`: import, normalize and plan a model at a budget, and collect what the user
+needs to size the memories: the verdict, peaks, stages, slow-memory use, flash, a sweep.
+
+All compiler work is the planner's (`transforms/plan/planner.py`); this module only
+calls it (plans are memoized per budget, the sweep asks for several) and classifies
+the result. `render_text` and `to_json` print an `AnalysisReport`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+
+from tigris.emit.report.facts import TensorInfo, model_dtype, model_inputs, model_outputs, weights
+from tigris.emit.report.flash import FlashEstimate, estimate_flash
+from tigris.emit.report.slow_memory import needs_slow_memory, slow_peak
+from tigris.transforms.plan.graph import PlanGraph, build_plan_graph, main_func
+from tigris.transforms.plan.passes import DEFAULT_ALIGN
+from tigris.transforms.plan.planner import (
+    Plan,
+    minimum_budget,
+    plan_memory,
+    smallest_fitting_budget,
+    total_macs,
+)
+
+
+class Verdict(Enum):
+    FITS = "fits"  # every stage runs untiled within the budget (one stage or several)
+    FITS_TILED = "fits tiled"  # within the budget because some stages are tiled or chained
+    OVERFLOWS = "overflows"  # some stage's scheduled peak exceeds the budget (>= the minimum)
+    CANNOT_RUN = "cannot run"  # the budget is below `minimum_budget`: some op cannot be held
+
+    @property
+    def key(self) -> str:
+        """The JSON spelling: `fits`, `fits_tiled`, `overflows`, `cannot_run`."""
+        return self.value.replace(" ", "_")
+
+
+def verdict_of(plan: Plan, min_budget: int) -> Verdict:
+    if plan.budget < min_budget:
+        return Verdict.CANNOT_RUN
+    if plan.overflow > 0:
+        return Verdict.OVERFLOWS
+    if any(sp.strategy != "normal" for sp in plan.stages):
+        return Verdict.FITS_TILED
+    return Verdict.FITS
+
+
+@dataclass(frozen=True)
+class TileInfo:
+    tile_h: int
+    halo: int
+    tiles: int
+    chain: int  # -1 for a spatially tiled stage
+
+
+@dataclass(frozen=True)
+class StageRow:
+    index: int
+    first_op: str
+    last_op: str
+    op_count: int
+    untiled_peak: int
+    scheduled_peak: int  # a chain's stages share the chain's band peak
+    inputs: tuple[str, ...]  # tensors loaded from slow memory
+    outputs: tuple[str, ...]  # tensors spilled to slow memory
+    strategy: str  # normal | tiled | chain
+    tile: TileInfo | None
+
+
+@dataclass(frozen=True)
+class SweepPoint:
+    budget: int
+    stage_count: int
+    tiled_stages: int
+    chains: int
+    scheduled_peak: int
+    verdict: Verdict
+
+
+@dataclass(frozen=True)
+class AnalysisReport:
+    model: str
+    name: str
+    dtype: str
+    op_count: int
+    inputs: tuple[TensorInfo, ...]
+    outputs: tuple[TensorInfo, ...]
+    budget: int
+    slow_budget: int | None
+    flash_budget: int | None
+    align: int
+    verdict: Verdict
+    unscheduled_peak: int
+    largest_tensor: tuple[str, int] | None
+    scheduled_peak: int
+    overflow_stages: tuple[tuple[int, int], ...]  # (stage index, bytes over the budget)
+    min_budget: int
+    smallest_fitting_budget: int
+    smallest_pow2_budget: int
+    stage_count: int
+    tiled_stages: int
+    chained_stages: int
+    chains: int
+    slow_peak: int
+    needs_slow_memory: bool
+    traffic_written: int
+    traffic_read: int
+    halo_macs: int
+    total_macs: int
+    weight_count: int
+    flash: FlashEstimate
+    sweep: tuple[SweepPoint, ...]
+    stages: tuple[StageRow, ...]
+
+    @property
+    def fits(self) -> bool:
+        return self.verdict in (Verdict.FITS, Verdict.FITS_TILED)
+
+    @property
+    def headroom(self) -> int:
+        """Budget minus scheduled peak; negative by the overflow amount."""
+        return self.budget - self.scheduled_peak
+
+    @property
+    def halo_overhead_pct(self) -> float:
+        return 100.0 * self.halo_macs / self.total_macs if self.total_macs else 0.0
+
+    @property
+    def slow_fits(self) -> bool | None:
+        return None if self.slow_budget is None else self.slow_peak <= self.slow_budget
+
+    @property
+    def flash_fits(self) -> bool | None:
+        return None if self.flash_budget is None else self.flash.total <= self.flash_budget
+
+
+class PlanCache:
+    """`plan_memory` per budget, computed once: the verdict, the sweep and the
+    power-of-two search ask for overlapping budgets."""
+
+    def __init__(self, graph: PlanGraph, align: int) -> None:
+        self.graph, self.align = graph, align
+        self._plans: dict[int, Plan] = {}
+
+    def at(self, budget: int) -> Plan:
+        if budget not in self._plans:
+            self._plans[budget] = plan_memory(self.graph, budget, self.align)
+        return self._plans[budget]
+
+
+def smallest_pow2_budget(plans: PlanCache, min_budget: int, unscheduled_peak: int) -> int:
+    """Walk powers of two up from the minimum: at the unscheduled peak one stage fits."""
+    budget = 1 << max(0, (max(min_budget, 1) - 1).bit_length())
+    while plans.at(budget).overflow > 0 and budget < unscheduled_peak:
+        budget *= 2
+    return budget
+
+
+def sweep(plans: PlanCache, budget: int, min_budget: int) -> tuple[SweepPoint, ...]:
+    """The plan at budget/4, /2, x1, x2, x4."""
+    budgets = sorted({b for b in (budget // 4, budget // 2, budget, budget * 2, budget * 4) if b >= 1})
+    points = []
+    for b in budgets:
+        plan = plans.at(b)
+        tiled = sum(sp.strategy == "tiled" for sp in plan.stages)
+        verdict = verdict_of(plan, min_budget)
+        points.append(SweepPoint(b, len(plan.stages), tiled, plan.chains, plan.scheduled_peak, verdict))
+    return tuple(points)
+
+
+def stage_rows(plan: Plan) -> tuple[StageRow, ...]:
+    g = plan.graph
+    rows = []
+    for sp in plan.stages:
+        s, tile = sp.stage, sp.tile
+        rows.append(
+            StageRow(
+                s.index,
+                g.steps[s.first].name,
+                g.steps[s.last].name,
+                s.last - s.first + 1,
+                s.peak,
+                sp.scheduled_peak,
+                tuple(g.tensors[t].name for t in s.inputs),
+                tuple(g.tensors[t].name for t in s.outputs),
+                sp.strategy,
+                TileInfo(tile.tile_h, tile.halo, tile.num_tiles, tile.chain) if tile is not None else None,
+            )
+        )
+    return tuple(rows)
+
+
+def analyze(
+    path: str | Path,
+    budget: int,
+    *,
+    slow_budget: int | None = None,
+    flash_budget: int | None = None,
+    align: int = DEFAULT_ALIGN,
+    input_shapes: Mapping[str, list[int]] | None = None,
+) -> AnalysisReport:
+    """Import an ONNX model (binary or text), run `tigris-normalize`, plan and report.
+    User mistakes raise `DiagnosticException`s (OnnxImportError, PassFailedException)."""
+    from tigris.dialects.onnx.importer import import_model_file
+    from tigris.transforms.pipelines import NORMALIZE, run_passes
+
+    module = import_model_file(path, input_shapes)
+    run_passes(NORMALIZE, Context(), module)
+    return analyze_module(
+        module, str(path), budget, slow_budget=slow_budget, flash_budget=flash_budget, align=align
+    )
+
+
+def analyze_module(
+    module: ModuleOp,
+    model: str,
+    budget: int,
+    *,
+    slow_budget: int | None = None,
+    flash_budget: int | None = None,
+    align: int = DEFAULT_ALIGN,
+) -> AnalysisReport:
+    """The report for an already normalized (`tgr`) module."""
+    if budget < 1 or align < 1 or align & (align - 1):
+        raise ValueError(f"need budget >= 1 and a power-of-two align (got {budget}, {align})")
+    graph = build_plan_graph(module)
+    plans = PlanCache(graph, align)
+    plan = plans.at(budget)
+    min_budget = minimum_budget(graph, align)
+    weight_count, weight_bytes = weights(module)
+    largest = max(graph.tensors, key=lambda t: t.nbytes, default=None)
+    name_attr = main_func(module).attributes.get("tgr.name")
+    return AnalysisReport(
+        model=model,
+        name=getattr(name_attr, "data", Path(model).stem),
+        dtype=model_dtype(module),
+        op_count=len(graph.steps),
+        inputs=tuple(model_inputs(module)),
+        outputs=tuple(model_outputs(module)),
+        budget=budget,
+        slow_budget=slow_budget,
+        flash_budget=flash_budget,
+        align=align,
+        verdict=verdict_of(plan, min_budget),
+        unscheduled_peak=plan.unscheduled_peak,
+        largest_tensor=(largest.name, largest.nbytes) if largest is not None else None,
+        scheduled_peak=plan.scheduled_peak,
+        overflow_stages=tuple(
+            (sp.stage.index, sp.scheduled_peak - budget) for sp in plan.stages if sp.scheduled_peak > budget
+        ),
+        min_budget=min_budget,
+        smallest_fitting_budget=smallest_fitting_budget(graph, align),
+        smallest_pow2_budget=smallest_pow2_budget(plans, min_budget, plan.unscheduled_peak),
+        stage_count=len(plan.stages),
+        tiled_stages=sum(sp.strategy == "tiled" for sp in plan.stages),
+        chained_stages=sum(sp.strategy == "chain" for sp in plan.stages),
+        chains=plan.chains,
+        slow_peak=slow_peak(plan),
+        needs_slow_memory=needs_slow_memory(plan),
+        traffic_written=plan.traffic.written,
+        traffic_read=plan.traffic.read,
+        halo_macs=plan.halo_macs,
+        total_macs=total_macs(graph),
+        weight_count=weight_count,
+        flash=estimate_flash(plan, weight_count, weight_bytes),
+        sweep=sweep(plans, budget, min_budget),
+        stages=stage_rows(plan),
+    )

@@ -1,0 +1,57 @@
+"""Slow memory (PSRAM): the most bytes it holds at once during one inference.
+
+spec/memory-model.md: the caller puts the model inputs in slow memory before the
+run and reads the outputs there after it; between stages the runtime spills stage
+outputs there and compacts it *after* each stage. So, counting in stage groups (a
+chain runs as one group and keeps its links in SRAM, see `planner.groups`):
+
+- a model input is held for the whole inference (the caller owns that buffer);
+- a tensor a group spills (the outputs of its last stage) is held from that group
+  to the last group that reads it, both inclusive, or to the end if it is a model
+  output: while a group runs, the inputs it reads and the outputs it writes
+  coexist in slow memory (a tile loop interleaves them), the same inclusive rule
+  the fast-arena timeline uses for a step's inputs and outputs;
+- every tensor takes its size padded to the alignment, as in the arena.
+
+The peak is the largest sum over groups. A single-stage untiled plan needs no slow
+memory at all (`needs_slow_memory`); its peak is then just the inputs plus outputs
+the host keeps wherever it likes.
+"""
+
+from __future__ import annotations
+
+from tigris.transforms.plan.memory import align_up
+from tigris.transforms.plan.planner import Plan, groups
+
+
+def slow_peak(plan: Plan) -> int:
+    graph = plan.graph
+    runs = groups(plan)
+    last = max(len(runs) - 1, 0)
+    group_of_step = {
+        step: k
+        for k, run in enumerate(runs)
+        for sp in run
+        for step in range(sp.stage.first, sp.stage.last + 1)
+    }
+    held = [0] * (last + 1)
+
+    def hold(tensor: int, start: int, end: int) -> None:
+        size = align_up(graph.tensors[tensor].nbytes, plan.align)
+        for k in range(start, end + 1):
+            held[k] += size
+
+    for t in graph.tensors:
+        if t.producer < 0:
+            hold(t.index, 0, last)
+    for k, run in enumerate(runs):
+        for index in run[-1].stage.outputs:
+            t = graph.tensors[index]
+            end = last if t.is_output else max(group_of_step[c] for c in t.consumers)
+            hold(index, k, end)
+    return max(held)
+
+
+def needs_slow_memory(plan: Plan) -> bool:
+    """spec/memory-model.md: PSRAM is required once anything spills or is tiled from it."""
+    return len(plan.stages) > 1 or any(sp.tile is not None for sp in plan.stages)

@@ -1,0 +1,158 @@
+"""The human-readable `tigris analyze` report (`-v` adds one row per stage)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tigris.emit.report.analysis import AnalysisReport, StageRow, Verdict
+from tigris.emit.report.facts import TensorInfo
+
+
+def size(n: int) -> str:
+    """Bytes, readable: 40 B, 63.0 KiB, 1.25 MiB (binary units, like the -m flag)."""
+    if abs(n) < 1024:
+        return f"{n} B"
+    if abs(n) < 1024 * 1024:
+        return f"{n / 1024:.1f} KiB"
+    return f"{n / (1024 * 1024):.2f} MiB"
+
+
+def exact(n: int) -> str:
+    return size(n) if abs(n) < 1024 else f"{size(n)} ({n:,} B)"
+
+
+def _tensor_line(label: str, t: TensorInfo) -> str:
+    shape = "x".join(map(str, t.shape)) or "scalar"
+    line = f"  {label:<8} {t.name}  {shape}  {t.dtype}  {size(t.nbytes)}"
+    if t.quant is not None:
+        q = t.quant
+        line += (
+            f"  quant scale {q.scales[0]:.6g} zero point {q.zero_points[0]}"
+            if q.axis < 0
+            else f"  quant per-axis (axis {q.axis}, {len(q.scales)} scales)"
+        )
+    return line
+
+
+def _verdict_lines(r: AnalysisReport) -> list[str]:
+    head = f"verdict: {r.verdict.value}"
+    if r.verdict is Verdict.CANNOT_RUN:
+        return [
+            f"{head}: the {size(r.budget)} budget is below the minimum {exact(r.min_budget)},",
+            "  the arena some op needs even tiled to one-row bands",
+            f"  scheduled peak {exact(r.scheduled_peak)};"
+            f" every stage fits from {exact(r.smallest_fitting_budget)}",
+        ]
+    if r.verdict is Verdict.OVERFLOWS:
+        over = ", ".join(f"{i} (+{n:,} B)" for i, n in r.overflow_stages)
+        return [
+            f"{head}: scheduled peak {exact(r.scheduled_peak)},"
+            f" {-r.headroom:,} B over the {size(r.budget)} budget",
+            f"  overflowing stages: {over}",
+            f"  every stage fits from {exact(r.smallest_fitting_budget)}",
+        ]
+    return [
+        f"{head}: scheduled peak {exact(r.scheduled_peak)}, headroom {r.headroom:,} B of {size(r.budget)}",
+        f"  minimum budget {exact(r.min_budget)}; no overflow from {exact(r.smallest_fitting_budget)}",
+    ]
+
+
+def _slow_line(r: AnalysisReport) -> str:
+    if r.slow_budget is None:
+        verdict = "no slow size given (-m FAST+SLOW)"
+    elif r.slow_fits:
+        verdict = f"fits the {size(r.slow_budget)} given"
+    else:
+        verdict = f"DOES NOT FIT the {size(r.slow_budget)} given ({r.slow_peak - r.slow_budget:,} B short)"
+    needed = "" if r.needs_slow_memory else "; not needed: one untiled stage runs from SRAM"
+    return f"  slow memory     peak {exact(r.slow_peak)}, {verdict}{needed}"
+
+
+def _flash_line(r: AnalysisReport) -> str:
+    f = r.flash
+    verdict = ""
+    if r.flash_budget is not None:
+        verdict = f"; {'fits' if r.flash_fits else 'DOES NOT FIT'} the {size(r.flash_budget)} given"
+    return (
+        f"  flash           {exact(f.total)} = {size(f.weight_bytes)} weights ({r.weight_count} tensors)"
+        f" + {size(f.overhead_bytes)} plan records (estimate until the .tgrs emitter lands){verdict}"
+    )
+
+
+def _summary(r: AnalysisReport) -> list[str]:
+    normal = r.stage_count - r.tiled_stages - r.chained_stages
+    largest = f"'{r.largest_tensor[0]}' {exact(r.largest_tensor[1])}" if r.largest_tensor else "none"
+    return [
+        f"  unscheduled     {exact(r.unscheduled_peak)}: everything live, one stage",
+        f"  largest tensor  {largest}",
+        f"  stages          {r.stage_count}: {normal} normal, {r.tiled_stages} tiled,"
+        f" {r.chained_stages} chained in {r.chains} chain{'s' if r.chains != 1 else ''}",
+        _slow_line(r),
+        f"  traffic         {exact(r.traffic_written)} written, {exact(r.traffic_read)} read per inference",
+        f"  halo recompute  {r.halo_overhead_pct:.2f}% of the model's MACs"
+        f" ({r.halo_macs:,} of {r.total_macs:,})",
+        _flash_line(r),
+    ]
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right: int) -> list[str]:
+    """Columns padded to their widest cell; the first `right` columns right-aligned."""
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    lines = []
+    for row in [header, *rows]:
+        cells = [c.rjust(w) if i < right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        lines.append(("  " + "  ".join(cells)).rstrip())
+    return lines
+
+
+def _sweep(r: AnalysisReport) -> list[str]:
+    rows = [
+        [size(p.budget), str(p.stage_count), str(p.tiled_stages), str(p.chains), size(p.scheduled_peak),
+         p.verdict.value + ("   <- -m" if p.budget == r.budget else "")]
+        for p in r.sweep
+    ]
+    head = f"budget sweep (smallest power-of-two budget without overflow: {exact(r.smallest_pow2_budget)})"
+    return [head, *_table(["budget", "stages", "tiled", "chains", "sched peak", "verdict"], rows, right=5)]
+
+
+def _strategy(s: StageRow) -> str:
+    if s.tile is None:
+        return s.strategy
+    t = s.tile
+    kind = "tiled" if t.chain < 0 else f"chain {t.chain}"
+    return f"{kind}: tile_h {t.tile_h}, halo {t.halo}, {t.tiles} tiles"
+
+
+def _stage_table(r: AnalysisReport) -> list[str]:
+    rows = [
+        [str(s.index), f"{s.first_op}..{s.last_op}" if s.op_count > 1 else s.first_op, str(s.op_count),
+         size(s.untiled_peak), size(s.scheduled_peak), _strategy(s),
+         f"{', '.join(s.inputs) or '-'} -> {', '.join(s.outputs) or '-'}"]
+        for s in r.stages
+    ]
+    header = ["#", "ops", "n", "untiled", "sched", "strategy", "inputs -> outputs"]
+    return [
+        "stages (untiled: the stage's own peak; sched: after tiling, a chain's band peak;",
+        "        inputs/outputs: loaded from / spilled to slow memory, except a chain's links)",
+        *_table(header, rows, right=1),
+    ]
+
+
+def render_text(r: AnalysisReport, verbose: bool = False) -> str:
+    budgets = f"fast {size(r.budget)}"
+    budgets += f", slow {size(r.slow_budget)}" if r.slow_budget is not None else ""
+    budgets += f", flash {size(r.flash_budget)}" if r.flash_budget is not None else ""
+    lines = [
+        f"model {r.model} (graph '{r.name}'): {r.dtype}, {r.op_count} ops",
+        *(_tensor_line("input", t) for t in r.inputs),
+        *(_tensor_line("output", t) for t in r.outputs),
+        f"  budget   {budgets}, align {r.align}",
+        "",
+        *_verdict_lines(r),
+        *_summary(r),
+        "",
+        *_sweep(r),
+    ]
+    if verbose:
+        lines += ["", *_stage_table(r)]
+    return "\n".join(lines) + "\n"

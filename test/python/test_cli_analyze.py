@@ -1,0 +1,326 @@
+"""`tigris analyze`: size parsing, hand-computed plans of tiny models, the whole zoo, errors.
+
+Expected numbers are worked out here by hand from the rules of transforms/plan/memory.py:
+every tensor takes its size padded to the alignment (32 B by default); a tensor is live
+during [birth, death] inclusive, so a step's inputs and outputs coexist; model outputs live
+to the last step. Pointwise ops need as many input rows as output rows; a 3x3 conv with
+pad 1 needs r + 2 input rows for r output rows.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+import zoo
+from onnx import TensorProto, helper, numpy_helper
+
+from tigris.tools.budgets import BudgetError, parse_align, parse_memory, parse_size
+from tigris.tools.cli import main
+from tigris.transforms.plan.passes import DEFAULT_ALIGN
+
+K = 1024
+
+# ---------------------------------------------------------------------------- sizes
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("262144", 262144), ("256K", 256 * K), ("256k", 256 * K), ("256KB", 256 * K), ("256KiB", 256 * K),
+        ("256kib", 256 * K), ("1M", K * K), ("1MiB", K * K), ("4mb", 4 * K * K), ("1G", K * K * K),
+        ("0.5M", 512 * K), ("1.5K", 1536), ("512B", 512), ("1", 1),
+    ],
+)  # fmt: skip
+def test_valid_sizes(text: str, expected: int) -> None:
+    assert parse_size(text, "-m") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("", "expected a size"), ("12X", "expected a size"), ("-1", "expected a size"),
+        ("1e3", "expected a size"), ("256 K", "expected a size"), ("K", "expected a size"),
+        ("1.K", "expected a size"), ("256KiBB", "expected a size"),
+        ("0", "at least 1 byte"), ("0K", "at least 1 byte"),
+        ("0.3K", "307.2 bytes, not a whole number"), ("1.5", "1.5 bytes, not a whole number"),
+    ],
+)  # fmt: skip
+def test_invalid_sizes_name_flag_and_value(text: str, reason: str) -> None:
+    with pytest.raises(BudgetError) as e:
+        parse_size(text, "-f")
+    assert str(e.value).startswith(f"bad -f value '{text}': ") and reason in str(e.value)
+    assert "\n" not in str(e.value)
+
+
+def test_fast_plus_slow() -> None:
+    assert parse_memory("256K") == (256 * K, None)
+    assert parse_memory("64K+8M") == (64 * K, 8 * K * K)
+    for bad in ("256K+", "+8M", "1+2+3", "64K+8X"):
+        with pytest.raises(BudgetError, match=f"bad -m value '{bad.replace('+', '[+]')}'"):
+            parse_memory(bad)
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"), [("32", True), ("4", True), ("1", True), ("24", False), ("0", False), ("x", False), ("-8", False)]
+)
+def test_align(text: str, ok: bool) -> None:
+    if ok:
+        assert parse_align(text) == int(text)
+    else:
+        with pytest.raises(BudgetError, match=f"bad --align value '{text}': expected a power of two"):
+            parse_align(text)
+
+
+# ------------------------------------------------------------------ tiny models
+
+
+def save(tmp_path: Path, name: str, nodes, inputs, outputs, weights=()) -> Path:
+    graph = helper.make_graph(nodes, name, inputs, outputs, list(weights))
+    path = tmp_path / f"{name}.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+    return path
+
+
+def value(name: str, shape: list[int]) -> onnx.ValueInfoProto:
+    return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
+
+
+@pytest.fixture
+def relu3(tmp_path: Path) -> Path:
+    """x -> Relu -> a (also a model output) -> Relu -> b -> Relu -> c (output); 1x1x8x8 float."""
+    nodes = [helper.make_node("Relu", [i], [o], name=f"relu_{o}") for i, o in (("x", "a"), ("a", "b"), ("b", "c"))]
+    shape = [1, 1, 8, 8]
+    return save(tmp_path, "relu3", nodes, [value("x", shape)], [value("a", shape), value("c", shape)])
+
+
+@pytest.fixture
+def convs(tmp_path: Path) -> Path:
+    """x -> 3x3 conv (pad 1) -> a -> 3x3 conv (pad 1) -> y; 1x2x8x8 float, no bias."""
+    nodes = [
+        helper.make_node("Conv", [i, w], [o], name=n, kernel_shape=[3, 3], pads=[1, 1, 1, 1])
+        for i, w, o, n in (("x", "w1", "a", "conv1"), ("a", "w2", "y", "conv2"))
+    ]
+    weights = [numpy_helper.from_array(np.ones((2, 2, 3, 3), np.float32), w) for w in ("w1", "w2")]
+    return save(tmp_path, "convs", nodes, [value("x", [1, 2, 8, 8])], [value("y", [1, 2, 8, 8])], weights)
+
+
+def analyze_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
+    assert main(["analyze", *args, "--json"]) == 0
+    out = capsys.readouterr().out
+    return json.loads(out)
+
+
+RELU_T = 1 * 1 * 8 * 8 * 4  # 256 B, a multiple of 32: no padding
+RELU_ROW = RELU_T // 8  # 32 B
+
+
+def test_relu3_one_stage(relu3: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    r = analyze_json(capsys, str(relu3), "-m", "768")
+    # step 0: x, a; step 1: a, b; step 2: a (an output: live to the end), b, c
+    assert r["unscheduled_peak_bytes"] == 3 * RELU_T == 768
+    assert r["largest_tensor"]["bytes"] == RELU_T
+    assert (r["verdict"], r["fits"], r["stage_count"], r["scheduled_peak_bytes"]) == ("fits", True, 1, 768)
+    assert r["headroom_bytes"] == 0
+    # one stage loads x and spills the outputs a and c
+    assert r["slow_traffic_bytes"] == {"written": 2 * RELU_T, "read": RELU_T}
+    assert r["slow_peak_bytes"] == 3 * RELU_T and r["needs_slow_memory"] is False
+    # the smallest arena: any one Relu tiled to one-row bands holds one row in, one row out
+    assert r["min_budget_bytes"] == 2 * RELU_ROW == 64
+    assert r["smallest_fitting_budget_bytes"] == 64 and r["smallest_pow2_budget_bytes"] == 64
+    # flash: no weights; header 64 + 4 tensors, 3 ops, 1 stage at 32 B each
+    assert r["flash_bytes"] == 64 + 32 * (4 + 3 + 1) and r["weight_bytes"] == 0
+    assert r["dtype"] == "float32" and r["op_count"] == 3
+    assert [t["name"] for t in r["outputs"]] == ["a", "c"]
+
+
+def test_relu3_normal_stages(relu3: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    r = analyze_json(capsys, str(relu3), "-m", "512")
+    # steps 0-1 peak at 2T; adding step 2 would hold a, b, c: cut -> [0,1] and [2,2] (b, c)
+    assert (r["verdict"], r["stage_count"], r["tiled_stages"], r["chains"]) == ("fits", 2, 0, 0)
+    assert [(s["first_op"], s["last_op"], s["untiled_peak_bytes"]) for s in r["stages"]] == [
+        ("relu_a", "relu_b", 2 * RELU_T), ("relu_c", "relu_c", 2 * RELU_T),
+    ]  # fmt: skip
+    assert r["stages"][0]["outputs"] == ["a", "b"] and r["stages"][1]["inputs"] == ["b"]
+    # stage 0 spills a and b, loads x; stage 1 spills c, loads b
+    assert r["slow_traffic_bytes"] == {"written": 3 * RELU_T, "read": 2 * RELU_T}
+    # slow memory while stage 1 runs: x (caller's), a (output), b (being read), c (being written)
+    assert r["slow_peak_bytes"] == 4 * RELU_T and r["needs_slow_memory"] is True
+    assert r["headroom_bytes"] == 0 and r["halo_overhead_pct"] == 0
+    # sweep: /4 and /2 split into three one-op stages, x2 and x4 hold everything in one
+    sweep = [(p["budget_bytes"], p["stage_count"]) for p in r["sweep"]]
+    assert sweep == [(128, 3), (256, 3), (512, 2), (1024, 1), (2048, 1)]
+
+
+def test_relu3_tiled_and_chained(relu3: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    r = analyze_json(capsys, str(relu3), "-m", "300")
+    # every one-op stage holds 2T = 512 > 300: stage 0 (a is a model output, so no chain link)
+    # is tiled: tile_h = 300 * 8 // 512 - halo 0 = 4 rows, band 4 + 4 rows = 256 B;
+    # stages 1-2 link through b: a chain, largest r with 2 * r * 32 <= 300 is 4
+    assert (r["verdict"], r["stage_count"], r["tiled_stages"], r["chained_stages"], r["chains"]) == (
+        "fits_tiled", 3, 1, 2, 1,
+    )  # fmt: skip
+    assert [s["tile"] for s in r["stages"]] == [
+        {"tile_h": 4, "halo": 0, "tiles": 2, "chain": -1},
+        {"tile_h": 4, "halo": 0, "tiles": 2, "chain": 0},
+        {"tile_h": 4, "halo": 0, "tiles": 2, "chain": 0},
+    ]
+    assert r["scheduled_peak_bytes"] == 2 * 4 * RELU_ROW == 256 and r["headroom_bytes"] == 300 - 256
+    # stage 0 writes a, reads x (all 8 rows once); the chain writes c, reads a; b stays in SRAM
+    assert r["slow_traffic_bytes"] == {"written": 2 * RELU_T, "read": 2 * RELU_T}
+    # slow memory: x, a and c while the chain runs (b never leaves SRAM)
+    assert r["slow_peak_bytes"] == 3 * RELU_T
+    # flash: 64 + 32 * (4 tensors + 3 ops + 3 stages) + 16 * (1 tiled stage + 1 chain)
+    assert r["flash_bytes"] == 64 + 32 * 10 + 16 * 2
+
+
+def test_relu3_below_minimum_cannot_run(relu3: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    r = analyze_json(capsys, str(relu3), "-m", "63")
+    assert (r["verdict"], r["fits"], r["min_budget_bytes"]) == ("cannot_run", False, 64)
+    assert main(["analyze", str(relu3), "-m", "63"]) == 0
+    text = capsys.readouterr().out
+    assert "verdict: cannot run: the 63 B budget is below the minimum 64 B" in text
+
+
+CONV_T = 1 * 2 * 8 * 8 * 4  # 512 B
+CONV_ROW = CONV_T // 8  # 64 B
+CONV_MACS = 2 * 8 * 8 * (2 * 3 * 3)  # outputs x (C_in * kh * kw) = 2304 per conv
+
+
+def test_conv_chain_halo_and_flash(convs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    r = analyze_json(capsys, str(convs), "-m", "640", "-f", "656")
+    assert r["unscheduled_peak_bytes"] == 2 * CONV_T
+    # two one-conv stages linked by a: r output rows need r + 2 rows of a and r + 4 of x;
+    # the first stage's band (2r + 6) * 64 <= 640 gives r = 2, 4 tiles, halo RF - 1 = 4
+    assert (r["verdict"], r["stage_count"], r["chains"]) == ("fits_tiled", 2, 1)
+    assert r["stages"][0]["tile"] == {"tile_h": 2, "halo": 4, "tiles": 4, "chain": 0}
+    assert r["scheduled_peak_bytes"] == (2 * 2 + 6) * CONV_ROW == 640
+    # y tiles [0,2) [2,4) [4,6) [6,8) need a rows [0,3) [1,5) [3,7) [5,8) (14 rows: 6 recomputed)
+    # and x rows [0,4) [0,6) [2,8) [4,8) (20 rows read)
+    assert r["slow_traffic_bytes"] == {"written": CONV_T, "read": 20 * CONV_ROW}
+    assert r["total_macs"] == 2 * CONV_MACS and r["halo_macs"] == CONV_MACS * 6 // 8
+    assert r["halo_overhead_pct"] == pytest.approx(100 * 6 / 8 / 2)
+    assert r["slow_peak_bytes"] == 2 * CONV_T  # x and y; a stays in SRAM
+    # flash: two 2x2x3x3 float weights + 64 + 32 * (5 tensors + 2 ops + 2 stages) + 16 (one chain)
+    assert r["weight_bytes"] == 2 * 36 * 4 and r["flash_bytes"] == 288 + 64 + 32 * 9 + 16 == 656
+    assert r["flash_fits"] is True and r["slow_fits"] is None
+    # one conv on one-row bands: 3 rows in + 1 row out
+    assert r["min_budget_bytes"] == 4 * CONV_ROW
+    # at the minimum each conv tiles on its own to one-row bands (3 rows in + 1 out = 256),
+    # which fits where the chained one-row band ((2 + 6) * 64 = 512) would not
+    assert r["smallest_fitting_budget_bytes"] == 256 and r["smallest_pow2_budget_bytes"] == 256
+
+
+def test_chain_falls_back_to_per_stage_tiling(convs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # At the minimum (256 B) the chain's one-row band needs 5 rows of x + 3 of a = 512 B, but
+    # each conv tiled on its own needs 3 rows in + 1 row out = 256 B: the planner tiles them
+    # one by one instead of chaining into an overflow.
+    r = analyze_json(capsys, str(convs), "-m", "256+1K", "-f", "655")
+    assert (r["verdict"], r["fits"], r["chains"], r["tiled_stages"]) == ("fits_tiled", True, 0, 2)
+    assert r["scheduled_peak_bytes"] == 4 * CONV_ROW and r["headroom_bytes"] == 0
+    assert [s["tile"]["tile_h"] for s in r["stages"]] == [1, 1]
+    assert r["slow_budget_bytes"] == 1024 and r["flash_fits"] is False
+
+
+def test_verbose_rows_and_text(relu3: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyze", str(relu3), "-m", "300", "-v"]) == 0
+    rows = stage_rows(capsys.readouterr().out)
+    assert [row.split()[:3] for row in rows] == [["0", "relu_a", "1"], ["1", "relu_b", "1"], ["2", "relu_c", "1"]]
+    assert "tiled: tile_h 4, halo 0, 2 tiles" in rows[0] and "chain 0: tile_h 4" in rows[2]
+    assert rows[1].endswith("a -> b")
+
+
+def stage_rows(text: str) -> list[str]:
+    """The -v table's rows: the lines after its `#  ops ...` header."""
+    lines = text.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.split()[:2] == ["#", "ops"])
+    return [line for line in lines[header + 1 :] if line.strip()]
+
+
+# --------------------------------------------------------------------- the zoo
+
+ZOO = [n for name in zoo.FLOAT_MODELS for n in (name, zoo.int8_name(name))]
+REQUIRED = {
+    "fits", "verdict", "budget_bytes", "stage_count", "stages", "tiled_stages", "chains", "scheduled_peak_bytes",
+    "unscheduled_peak_bytes", "slow_peak_bytes", "slow_traffic_bytes", "halo_overhead_pct", "flash_bytes",
+    "min_budget_bytes",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ZOO)
+def test_zoo(name: str, model_zoo: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    for budget in ("16K", "64K", "256K"):
+        r = analyze_json(capsys, str(model_zoo[name]), "-m", budget)
+        assert REQUIRED <= r.keys() and {"written", "read"} == r["slow_traffic_bytes"].keys()
+        assert r["stage_count"] == len(r["stages"]) >= 1
+        assert r["tiled_stages"] == sum(s["strategy"] == "tiled" for s in r["stages"])
+        # int8 models may keep float islands (pytorch_idioms_int8: dequantize -> HardSwish -> GAP -> quantize)
+        assert r["dtype"] in (("int8", "mixed (float32+int8)") if name.endswith("_int8") else ("float32",))
+        b = r["budget_bytes"]
+        expected = (
+            "cannot_run" if b < r["min_budget_bytes"]
+            else "overflows" if r["scheduled_peak_bytes"] > b
+            else "fits" if all(s["strategy"] == "normal" for s in r["stages"])
+            else "fits_tiled"
+        )  # fmt: skip
+        assert r["verdict"] == expected and r["fits"] == expected.startswith("fits")
+        assert main(["analyze", str(model_zoo[name]), "-m", budget, "-v"]) == 0
+        assert len(stage_rows(capsys.readouterr().out)) == r["stage_count"]
+
+
+# ------------------------------------------------------------------- the shell
+
+
+def test_json_is_all_of_stdout(relu3: Path) -> None:
+    proc = subprocess.run(["tigris", "analyze", str(relu3), "-m", "64K", "--json"], capture_output=True, text=True)
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout)["verdict"] == "fits"
+
+
+def test_help_has_examples() -> None:
+    top = subprocess.run(["tigris", "--help"], check=True, capture_output=True, text=True).stdout
+    assert "tigris analyze model.onnx -m 256K -f 4M" in top
+    sub = subprocess.run(["tigris", "analyze", "--help"], check=True, capture_output=True, text=True).stdout
+    assert "examples:" in sub and "tigris analyze model.onnx -m 64K --json" in sub and "K = KB = KiB = 1024" in sub
+    assert f"(default: the planner's, {DEFAULT_ALIGN})" in " ".join(sub.split())
+
+
+def one_error(capsys: pytest.CaptureFixture[str], args: list[str]) -> str:
+    assert main(["analyze", *args]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), captured.err
+    return lines[0]
+
+
+def test_user_errors_are_one_line(relu3: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = str(relu3)
+    assert one_error(capsys, [model, "-m", "12X"]).startswith("error: bad -m value '12X': expected a size")
+    assert one_error(capsys, [model, "-m", "64K+"]).startswith("error: bad -m value '64K+'")
+    bad_flash = one_error(capsys, [model, "-m", "64K", "-f", "0"])
+    assert bad_flash == "error: bad -f value '0': a size must be at least 1 byte"
+    assert one_error(capsys, [model, "-m", "64K", "--align", "24"]).startswith("error: bad --align value '24'")
+    missing = str(tmp_path / "nope.onnx")
+    assert one_error(capsys, [missing, "-m", "64K"]) == f"error: cannot open '{missing}': no such file"
+    garbage = tmp_path / "garbage.onnx"
+    garbage.write_bytes(b"\xff\x00not a model")
+    assert "is not a valid ONNX model" in one_error(capsys, [str(garbage), "-m", "64K"])
+    assert "--input-shape" in one_error(capsys, [model, "-m", "64K", "--input-shape", "x:1x1x8"])
+
+
+def test_unsupported_op_fails_check_legal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lrn = helper.make_node("LRN", ["x"], ["y"], name="norm1", size=3)
+    path = save(tmp_path, "lrn", [lrn], [value("x", [1, 4, 8, 8])], [value("y", [1, 4, 8, 8])])
+    assert one_error(capsys, [str(path), "-m", "64K"]) == "error: 1 operator is not supported: LRN 'norm1'"
+
+
+def test_errors_in_a_real_process_have_no_traceback(tmp_path: Path) -> None:
+    args = ["tigris", "analyze", str(tmp_path / "nope.onnx"), "-m", "1.5"]
+    proc = subprocess.run(args, capture_output=True, text=True)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr == "error: bad -m value '1.5': that is 1.5 bytes, not a whole number\n"
