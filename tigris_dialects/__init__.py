@@ -21,3 +21,14 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
         return TGR
 
     return {"onnx": get_onnx, "tgr": get_tgr}
+
+
+def make_context():  # -> xdsl.context.Context (imported lazily: keeps start-up cheap)
+    """A Context knowing xDSL's dialects and ours: for scripts and tests that parse IR."""
+    from xdsl.context import Context
+    from xdsl.dialects import get_all_dialects as xdsl_dialects
+
+    ctx = Context()
+    for name, factory in [*xdsl_dialects().items(), *get_all_dialects().items()]:
+        ctx.register_dialect(name, factory)
+    return ctx

@@ -33,7 +33,8 @@ def quantize(x: np.ndarray, qtype: QuantType) -> np.ndarray:
 
     dtype = numpy_dtype(qtype.storage)
     info = np.iinfo(dtype)
-    q = np.round(x / qtype.scale_values[0]) + qtype.zero_point_values[0]
+    # float32 division and round-half-to-even, as onnxruntime's QuantizeLinear and the host do
+    q = np.round(x.astype(np.float32) / np.float32(qtype.scale_values[0])) + qtype.zero_point_values[0]
     return np.clip(q, info.min, info.max).astype(dtype)
 
 

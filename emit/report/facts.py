@@ -49,7 +49,7 @@ def _info(value: SSAValue, attrs: DictionaryAttr | None) -> TensorInfo:
     quant = None
     if isinstance(element, QuantType):
         quant = Quantization(element.axis.data, element.scale_values, element.zero_point_values)
-    return TensorInfo(name, tuple(type_.get_shape()), dtype_name(element), tensor_bytes(type_), quant)
+    return TensorInfo(name, tuple(type_.get_shape()), dtype_name(element), tensor_bytes(type_, f"'{name}'"), quant)
 
 
 def model_inputs(module: ModuleOp) -> list[TensorInfo]:
@@ -85,5 +85,5 @@ def weights(module: ModuleOp) -> tuple[int, int]:
     for op in ops:
         type_ = op.results[0].type
         assert isinstance(type_, TensorType)
-        total += tensor_bytes(type_)
+        total += tensor_bytes(type_, "a weight")
     return len(ops), total

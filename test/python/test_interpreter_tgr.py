@@ -437,9 +437,10 @@ def test_quantize_and_dequantize(quant: str, scales: list[float], zero_points: l
     close(got_d, (want_q - z) * s.astype(np.float64))
 
 
-def test_quantized_tensors_are_refused_until_int8_kernels_exist() -> None:
+def test_quantized_ops_without_an_int8_kernel_are_refused() -> None:
+    """softmax has no integer-only kernel: it must refuse int8 rather than run float on it."""
     q = "tensor<1x4x!tgr.quant<i8, 0.05:-3>>"
-    text = f"func.func @main(%x: {q}) -> {q} {{\n  %y = tgr.relu %x : ({q}) -> {q}\n  func.return %y : {q}\n}}"
+    text = f"func.func @main(%x: {q}) -> {q} {{\n  %y = tgr.softmax %x : ({q}) -> {q}\n  func.return %y : {q}\n}}"
     module = Parser(context(), text).parse_module()
     with pytest.raises(InterpretationError, match="quantized"):
         run_module(module, [np.zeros((1, 4), np.int8)])

@@ -5,7 +5,9 @@
 
 It is the middle leg of the three-way oracle (onnxruntime on the .onnx file, this
 interpreter on the IR after any pass, the C runtime on the emitted plan).
-`quant_math` holds the integer-only primitives the int8 kernels will share with the device.
+Ops on `!tgr.quant` tensors run integer-only int8 kernels (TFLite reference semantics:
+`tgr_int8` reads parameters from the types, `kernels_int8` computes); `quant_math` holds the
+primitives and compile-time parameter/table builders they share with the compiler and device.
 """
 
 from tigris.dialects.interpreter.onnx_functions import OnnxFunctions

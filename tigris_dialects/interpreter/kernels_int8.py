@@ -42,7 +42,13 @@ def along(values: np.ndarray | int, axis: int, rank: int) -> np.ndarray:
 
 
 def requantize(
-    acc: np.ndarray, multiplier: np.ndarray | int, shift: np.ndarray | int, zero_point: int, qmin: int, qmax: int, axis: int = 1
+    acc: np.ndarray,
+    multiplier: np.ndarray | int,
+    shift: np.ndarray | int,
+    zero_point: int,
+    qmin: int,
+    qmax: int,
+    axis: int = 1,
 ) -> np.ndarray:
     """clamp(zp + MultiplyByQuantizedMultiplier(acc, m, shift), qmin, qmax), per channel along
     `axis` when m/shift are arrays. A left shift must not overflow int32 (checked)."""
@@ -255,7 +261,15 @@ def avg_pool(
 
 
 def mean(
-    x: np.ndarray, in_zp: int, axes: Sequence[int], keepdims: bool, multiplier: int, shift: int, out_zp: int, qmin: int, qmax: int
+    x: np.ndarray,
+    in_zp: int,
+    axes: Sequence[int],
+    keepdims: bool,
+    multiplier: int,
+    shift: int,
+    out_zp: int,
+    qmin: int,
+    qmax: int,
 ) -> np.ndarray:
     """TFLite int8 MEAN: y = clamp(out_zp + MBQM(sum(x - in_zp), m, shift)) with (m, shift) the
     multiplier of s_in / (s_out * count), count the number of reduced elements."""

@@ -12,6 +12,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl
 
 from tigris.dialects.interpreter import kernels_math as km
 from tigris.dialects.interpreter import kernels_resample as kr
+from tigris.dialects.interpreter.tgr_int8 import moved_by_float_kernel
 from tigris.dialects.interpreter.values import (
     fail,
     float_prop,
@@ -39,6 +40,7 @@ class OnnxDataFunctions(InterpreterFunctions):
     """Resize, Upsample, Constant, ConstantOfShape, QuantizeLinear, DequantizeLinear, generic."""
 
     @impl(t.ResizeOp)
+    @moved_by_float_kernel
     def run_resize(self, interpreter: Interpreter, op: t.ResizeOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         x = np.asarray(args[0])
         rank = x.ndim
@@ -86,6 +88,7 @@ class OnnxDataFunctions(InterpreterFunctions):
         return out(op, y)
 
     @impl(t.UpsampleOp)
+    @moved_by_float_kernel
     def run_upsample(self, interpreter: Interpreter, op: t.UpsampleOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         x = np.asarray(args[0])
         given = optional(op, args, "scales_in")

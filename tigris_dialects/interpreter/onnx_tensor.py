@@ -11,6 +11,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl
 
 from tigris.dialects.interpreter import kernels_math as km
 from tigris.dialects.interpreter import kernels_resample as kr
+from tigris.dialects.interpreter.tgr_int8 import moved_by_float_kernel
 from tigris.dialects.interpreter.values import axes_from, fail, float_prop, int_prop, ints, optional, out
 from tigris.dialects.onnx import ops_tensor as t
 
@@ -24,6 +25,7 @@ class OnnxTensorFunctions(InterpreterFunctions):
         return out(op, np.concatenate([np.asarray(a) for a in args], axis=int_prop(op, "axis", 0)))
 
     @impl(t.ReshapeOp)
+    @moved_by_float_kernel
     def run_reshape(self, interpreter: Interpreter, op: t.ReshapeOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         x, shape = np.asarray(args[0]), [int(v) for v in np.asarray(args[1]).reshape(-1)]
         if not op.allowzero.value.data:  # 0 copies the input dimension
@@ -31,12 +33,14 @@ class OnnxTensorFunctions(InterpreterFunctions):
         return out(op, np.reshape(x, shape))
 
     @impl(t.FlattenOp)
+    @moved_by_float_kernel
     def run_flatten(self, interpreter: Interpreter, op: t.FlattenOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         x = np.asarray(args[0])
         axis = op.axis.value.data + x.ndim if op.axis.value.data < 0 else op.axis.value.data
         return out(op, x.reshape(math.prod(x.shape[:axis]), math.prod(x.shape[axis:])))
 
     @impl(t.SqueezeOp)
+    @moved_by_float_kernel
     def run_squeeze(self, interpreter: Interpreter, op: t.SqueezeOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         x = np.asarray(args[0])
         axes = axes_from(op, args, "axes", "axes_in")
@@ -45,6 +49,7 @@ class OnnxTensorFunctions(InterpreterFunctions):
         return out(op, np.squeeze(x, axis=tuple(a % x.ndim for a in axes)))
 
     @impl(t.UnsqueezeOp)
+    @moved_by_float_kernel
     def run_unsqueeze(self, interpreter: Interpreter, op: t.UnsqueezeOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         x = np.asarray(args[0])
         axes = axes_from(op, args, "axes", "axes_in")
@@ -54,6 +59,7 @@ class OnnxTensorFunctions(InterpreterFunctions):
         return out(op, np.expand_dims(x, tuple(sorted(a % rank for a in axes))))
 
     @impl(t.TransposeOp)
+    @moved_by_float_kernel
     def run_transpose(self, interpreter: Interpreter, op: t.TransposeOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         x = np.asarray(args[0])
         return out(op, np.transpose(x, ints(op, "perm", list(range(x.ndim))[::-1])))
@@ -91,11 +97,13 @@ class OnnxTensorFunctions(InterpreterFunctions):
         return out(op, np.asarray(shape[start:end], np.int64))
 
     @impl(t.GatherOp)
+    @moved_by_float_kernel
     def run_gather(self, interpreter: Interpreter, op: t.GatherOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         data, indices = np.asarray(args[0]), np.asarray(args[1]).astype(np.int64)
         return out(op, np.take(data, indices, axis=op.axis.value.data))
 
     @impl(t.SliceOp)
+    @moved_by_float_kernel
     def run_slice(self, interpreter: Interpreter, op: t.SliceOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         def read(operand: str, attr: str) -> list[int] | None:
             value = optional(op, args, operand)
@@ -118,6 +126,7 @@ class OnnxTensorFunctions(InterpreterFunctions):
         return out(op, y)
 
     @impl(t.IdentityOp)
+    @moved_by_float_kernel
     def run_identity(self, interpreter: Interpreter, op: t.IdentityOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return out(op, args[0])
 

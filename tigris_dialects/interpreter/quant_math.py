@@ -120,6 +120,12 @@ def _round_half_away(x: np.ndarray) -> np.ndarray:
     return np.sign(x) * np.floor(np.abs(x) + 0.5)
 
 
+def round_half_away(value: float) -> int:
+    """TfLiteRound: to the nearest integer, ties away from zero (compile-time parameters)."""
+    magnitude = math.floor(abs(value) + 0.5)
+    return int(magnitude if value >= 0 else -magnitude)
+
+
 QuantParams = tuple[float, int]
 """(scale, zero point) of a per-tensor quantized tensor."""
 
@@ -259,7 +265,9 @@ ADD_LEFT_SHIFT = 20
 """TFLite's int8/uint8 ADD and SUB scale both inputs up by 2**20 before rescaling them."""
 
 
-def add_params(in1_scale: float, in2_scale: float, out_scale: float) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
+def add_params(
+    in1_scale: float, in2_scale: float, out_scale: float
+) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
     """TFLite int8 ADD/SUB Prepare: ((m1, shift1), (m2, shift2), (m_out, shift_out)).
 
     twice_max = 2 * max(s1, s2); input i uses s_i / twice_max, the output

@@ -10,4 +10,5 @@ from tigris.dialects.interpreter.tgr_window import TgrWindowFunctions
 
 @register_impls
 class TgrFunctions(TgrWindowFunctions, TgrMiscFunctions):
-    """Float NCHW semantics of the runtime's op set; quantized tensors are rejected for now."""
+    """NCHW semantics of the runtime's op set: float kernels, and TFLite's integer-only kernels for
+    ops on `!tgr.quant` tensors (tgr_int8.py; ops without one raise InterpretationError)."""

@@ -1,5 +1,8 @@
 """`tgr` element-wise, normalization and data-movement ops, and `tgr.weight` (float, NCHW).
 
+An op with `!tgr.quant` tensors runs the int8 kernel named in its `@int8_kernel(...)` instead
+(tgr_int8.py); `q8.no_int8` marks the ops that have none.
+
 `tgr.concat` with `layout = "nhwc"` on rank-4 tensors names its axis in NHWC order;
 the IR still holds NCHW arrays, so the axis is mapped back through (0, 2, 3, 1).
 `tgr.resize` has no nearest_mode: nearest is pixel replication for every
@@ -18,6 +21,8 @@ from xdsl.utils.exceptions import InterpretationError
 
 from tigris.dialects.interpreter import kernels_math as km
 from tigris.dialects.interpreter import kernels_resample as kr
+from tigris.dialects.interpreter import tgr_int8 as q8
+from tigris.dialects.interpreter.tgr_int8 import int8_kernel
 from tigris.dialects.interpreter.values import (
     fail,
     float_prop,
@@ -70,22 +75,27 @@ class TgrMiscFunctions(InterpreterFunctions):
     """Activations, arithmetic, softmax, norms, concat/pad/resize, reshapes, reduce_mean, weight."""
 
     @impl(ew.ReluOp)
+    @int8_kernel(q8.lut("relu"))
     def run_relu(self, interpreter: Interpreter, op: ew.ReluOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, km.activation(np.asarray(args[0], F32), "relu"))
 
     @impl(ew.Relu6Op)
+    @int8_kernel(q8.lut("relu6"))
     def run_relu6(self, interpreter: Interpreter, op: ew.Relu6Op, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, km.activation(np.asarray(args[0], F32), "relu6"))
 
     @impl(ew.SigmoidOp)
+    @int8_kernel(q8.lut("sigmoid"))
     def run_sigmoid(self, interpreter: Interpreter, op: ew.SigmoidOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, km.sigmoid(args[0]))
 
     @impl(ew.TanhOp)
+    @int8_kernel(q8.lut("tanh"))
     def run_tanh(self, interpreter: Interpreter, op: ew.TanhOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, np.tanh(np.asarray(args[0], F32)))
 
     @impl(ew.HardSwishOp)
+    @int8_kernel(q8.lut("hard_swish"))
     def run_hard_swish(self, interpreter: Interpreter, op: ew.HardSwishOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, km.hard_swish(args[0]))  # onnxruntime's form, so lowering HardSwish keeps the numbers
 
@@ -102,39 +112,48 @@ class TgrMiscFunctions(InterpreterFunctions):
         return out(op, km.dequantize_linear(np.asarray(args[0]), scale, zero_point, axis))
 
     @impl(ew.LeakyReluOp)
+    @int8_kernel(q8.lut("leaky_relu", alpha="alpha"))
     def run_leaky_relu(self, interpreter: Interpreter, op: ew.LeakyReluOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, km.leaky_relu(args[0], float_prop(op, "alpha", 0.01)))  # type: ignore[arg-type]
 
     @impl(ew.ClipOp)
+    @int8_kernel(q8.lut("clip", min="min", max="max"))
     def run_clip(self, interpreter: Interpreter, op: ew.ClipOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, km.clip(np.asarray(args[0], F32), float_prop(op, "min"), float_prop(op, "max")))
 
     @impl(ew.AddOp)
+    @int8_kernel(q8.add)
     def run_add(self, interpreter: Interpreter, op: ew.AddOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, np.add(np.asarray(args[0], F32), np.asarray(args[1], F32)))
 
     @impl(ew.SubOp)
+    @int8_kernel(q8.sub)
     def run_sub(self, interpreter: Interpreter, op: ew.SubOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, np.subtract(np.asarray(args[0], F32), np.asarray(args[1], F32)))
 
     @impl(ew.MulOp)
+    @int8_kernel(q8.mul)
     def run_mul(self, interpreter: Interpreter, op: ew.MulOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, np.multiply(np.asarray(args[0], F32), np.asarray(args[1], F32)))
 
     @impl(ew.DivOp)
+    @int8_kernel(q8.no_int8)
     def run_div(self, interpreter: Interpreter, op: ew.DivOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, np.divide(np.asarray(args[0], F32), np.asarray(args[1], F32)))
 
     @impl(ew.SoftmaxOp)
+    @int8_kernel(q8.no_int8)
     def run_softmax(self, interpreter: Interpreter, op: ew.SoftmaxOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, km.softmax(args[0], op.axis.value.data))
 
     @impl(ew.BatchNormOp)
+    @int8_kernel(q8.no_int8)
     def run_batch_norm(self, interpreter: Interpreter, op: ew.BatchNormOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         x, scale, bias, mean, var = args
         return _unary(op, km.batch_norm(x, scale, bias, mean, var, float_prop(op, "epsilon", 1e-5)))
 
     @impl(ew.InstanceNormOp)
+    @int8_kernel(q8.no_int8)
     def run_instance_norm(
         self, interpreter: Interpreter, op: ew.InstanceNormOp, args: tuple[Any, ...]
     ) -> tuple[Any, ...]:
@@ -142,6 +161,7 @@ class TgrMiscFunctions(InterpreterFunctions):
         return _unary(op, km.instance_norm(x, scale, bias, float_prop(op, "epsilon", 1e-5)))
 
     @impl(sh.ConcatOp)
+    @int8_kernel(q8.concat)
     def run_concat(self, interpreter: Interpreter, op: sh.ConcatOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         arrays = [np.asarray(a) for a in args]
         rank = arrays[0].ndim
@@ -151,6 +171,7 @@ class TgrMiscFunctions(InterpreterFunctions):
         return _unary(op, np.concatenate(arrays, axis=axis))
 
     @impl(sh.PadOp)
+    @int8_kernel(q8.pad)
     def run_pad(self, interpreter: Interpreter, op: sh.PadOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         pads = ints(op, "pads")
         assert pads is not None
@@ -160,6 +181,7 @@ class TgrMiscFunctions(InterpreterFunctions):
             raise fail(op, str(e)) from None
 
     @impl(sh.ResizeOp)
+    @int8_kernel(q8.resize)
     def run_resize(self, interpreter: Interpreter, op: sh.ResizeOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         x = np.asarray(args[0])
         scales = ints(op, "scales")
@@ -174,6 +196,7 @@ class TgrMiscFunctions(InterpreterFunctions):
         return _unary(op, y)
 
     @impl(sh.FlattenOp)
+    @int8_kernel(q8.reshape)
     def run_flatten(self, interpreter: Interpreter, op: sh.FlattenOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         x = np.asarray(args[0])
         axis = op.axis.value.data
@@ -181,10 +204,12 @@ class TgrMiscFunctions(InterpreterFunctions):
         return _unary(op, x.reshape(int(np.prod(x.shape[:axis])), int(np.prod(x.shape[axis:]))))
 
     @impl(sh.ReshapeOp)
+    @int8_kernel(q8.reshape)
     def run_reshape(self, interpreter: Interpreter, op: sh.ReshapeOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, np.reshape(args[0], result_shape(op)))
 
     @impl(sh.SqueezeOp)
+    @int8_kernel(q8.reshape)
     def run_squeeze(self, interpreter: Interpreter, op: sh.SqueezeOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         x = np.asarray(args[0])
         axes = ints(op, "axes")
@@ -193,6 +218,7 @@ class TgrMiscFunctions(InterpreterFunctions):
         return _unary(op, np.squeeze(x, axis=tuple(a % x.ndim for a in axes)))
 
     @impl(sh.UnsqueezeOp)
+    @int8_kernel(q8.reshape)
     def run_unsqueeze(self, interpreter: Interpreter, op: sh.UnsqueezeOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         x = np.asarray(args[0])
         axes = ints(op, "axes") or []
@@ -200,10 +226,12 @@ class TgrMiscFunctions(InterpreterFunctions):
         return _unary(op, np.expand_dims(x, tuple(sorted(a % rank for a in axes))))
 
     @impl(sh.TransposeOp)
+    @int8_kernel(q8.transpose)
     def run_transpose(self, interpreter: Interpreter, op: sh.TransposeOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, np.transpose(args[0], ints(op, "perm")))
 
     @impl(sh.ReduceMeanOp)
+    @int8_kernel(q8.reduce_mean)
     def run_reduce_mean(
         self, interpreter: Interpreter, op: sh.ReduceMeanOp, args: tuple[Any, ...]
     ) -> tuple[Any, ...]:

@@ -3,6 +3,7 @@
 Absent strides/dilations/pads mean 1/1/0; pads are ONNX-ordered [begins..., ends...];
 `fused_activation` is applied to the result. The numbers come from the same kernels
 as the `onnx` ops, so a lowering that maps one onto the other must not change them.
+Ops with `!tgr.quant` tensors run the int8 kernels of tgr_int8.py (`@int8_kernel`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from xdsl.ir import Operation
 
 from tigris.dialects.interpreter import kernels_math as km
 from tigris.dialects.interpreter import kernels_window as kw
+from tigris.dialects.interpreter import tgr_int8 as q8
+from tigris.dialects.interpreter.tgr_int8 import int8_kernel
 from tigris.dialects.interpreter.values import fail, int_prop, ints, optional, out, reject_quantized, str_prop
 from tigris.dialects.tgr import ops_window as win
 
@@ -48,20 +51,24 @@ class TgrWindowFunctions(InterpreterFunctions):
         return out(op, _activate(op, y))
 
     @impl(win.ConvOp)
+    @int8_kernel(q8.conv)
     def run_conv(self, interpreter: Interpreter, op: win.ConvOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return self._conv(interpreter, op, args, op.group.value.data)
 
     @impl(win.DepthwiseConvOp)
+    @int8_kernel(q8.conv)
     def run_depthwise_conv(
         self, interpreter: Interpreter, op: win.DepthwiseConvOp, args: tuple[Any, ...]
     ) -> tuple[Any, ...]:
         return self._conv(interpreter, op, args, np.asarray(args[0]).shape[1])
 
     @impl(win.Conv1dOp)
+    @int8_kernel(q8.conv)
     def run_conv1d(self, interpreter: Interpreter, op: win.Conv1dOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return self._conv(interpreter, op, args, op.group.value.data)
 
     @impl(win.ConvTransposeOp)
+    @int8_kernel(q8.conv_transpose)
     def run_conv_transpose(
         self, interpreter: Interpreter, op: win.ConvTransposeOp, args: tuple[Any, ...]
     ) -> tuple[Any, ...]:
@@ -75,6 +82,7 @@ class TgrWindowFunctions(InterpreterFunctions):
         return out(op, kw.conv_transpose(x, w, b, strides, dilations, pads, output_padding, op.group.value.data))
 
     @impl(win.FullyConnectedOp)
+    @int8_kernel(q8.fully_connected)
     def run_fully_connected(
         self, interpreter: Interpreter, op: win.FullyConnectedOp, args: tuple[Any, ...]
     ) -> tuple[Any, ...]:
@@ -87,6 +95,7 @@ class TgrWindowFunctions(InterpreterFunctions):
         return out(op, _activate(op, y))
 
     @impl(win.MatMulOp)
+    @int8_kernel(q8.matmul)
     def run_matmul(self, interpreter: Interpreter, op: win.MatMulOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         reject_quantized(op)
         return out(op, np.matmul(np.asarray(args[0], F32), np.asarray(args[1], F32)))
@@ -101,14 +110,17 @@ class TgrWindowFunctions(InterpreterFunctions):
         return out(op, kw.pool(x, kind, kernel, strides, dilations, pads, ceil, include))
 
     @impl(win.MaxPoolOp)
+    @int8_kernel(q8.max_pool)
     def run_max_pool(self, interpreter: Interpreter, op: win.MaxPoolOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return self._pool(op, np.asarray(args[0], F32), "max")
 
     @impl(win.AvgPoolOp)
+    @int8_kernel(q8.avg_pool)
     def run_avg_pool(self, interpreter: Interpreter, op: win.AvgPoolOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return self._pool(op, np.asarray(args[0], F32), "avg")
 
     @impl(win.GlobalAvgPoolOp)
+    @int8_kernel(q8.global_avg_pool)
     def run_global_avg_pool(
         self, interpreter: Interpreter, op: win.GlobalAvgPoolOp, args: tuple[Any, ...]
     ) -> tuple[Any, ...]:
@@ -117,6 +129,7 @@ class TgrWindowFunctions(InterpreterFunctions):
         return out(op, np.mean(x, axis=tuple(range(2, x.ndim)), keepdims=True, dtype=F32))
 
     @impl(win.GlobalMaxOp)
+    @int8_kernel(q8.global_max)
     def run_global_max(self, interpreter: Interpreter, op: win.GlobalMaxOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         reject_quantized(op)
         x = np.asarray(args[0], F32)

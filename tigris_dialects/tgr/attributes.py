@@ -254,9 +254,9 @@ class StageAttr(ParametrizedAttribute):
     """`#tgr.stage<index = i, steps = [first, last], peak = bytes, inputs = [..], outputs = [..]>`.
 
     A temporal partition: ops with steps first..last run with the fast arena reset
-    around them. inputs/outputs are the steps of the ops defining the tensors that
-    are reloaded from / spilled to slow memory (-1 = a model input). `tile` is an
-    optional `#tgr.tile_plan` for spatially tiled or chained stages."""
+    around them. inputs/outputs are the tensors reloaded from / spilled to slow memory,
+    numbered as the planner does: model inputs first, then each op's results in program
+    order. `tile` is an optional `#tgr.tile_plan` for spatially tiled or chained stages."""
 
     name = "tgr.stage"
     index: IntAttr

@@ -29,7 +29,15 @@ from xdsl.utils.exceptions import VerifyException
 
 from tigris.dialects.shapes import expect_shape, ints, normalize_axis, shape_of
 from tigris.dialects.syntax import PositionalSyntax
-from tigris.dialects.tgr.traits import RuntimeOp, TileCategory, TileKind, int_prop
+from tigris.dialects.tgr.traits import (
+    ConcatTileCategory,
+    PadRows,
+    ResizeRows,
+    RuntimeOp,
+    TileCategory,
+    TileKind,
+    int_prop,
+)
 
 
 @irdl_op_definition
@@ -42,7 +50,7 @@ class ConcatOp(PositionalSyntax):
     output = result_def(TensorType)
     axis = prop_def(IntegerAttr[I64])
     layout = prop_def(StringAttr, default_value=StringAttr("nchw"))
-    traits = traits_def(Pure(), TileCategory(TileKind.CHANNELWISE), RuntimeOp(13))
+    traits = traits_def(Pure(), ConcatTileCategory(), RuntimeOp(13))
 
     def verify_(self) -> None:
         shapes = [shape_of(v) for v in self.inputs]
@@ -69,7 +77,7 @@ class PadOp(PositionalSyntax):
     pads = prop_def(DenseArrayBase)
     mode = prop_def(StringAttr, default_value=StringAttr("constant"))
     value = prop_def(FloatAttr[Float32Type], default_value=FloatAttr(0.0, f32))
-    traits = traits_def(Pure(), TileCategory(TileKind.RESAMPLE), RuntimeOp(14))
+    traits = traits_def(Pure(), TileCategory(TileKind.RESAMPLE), PadRows(), RuntimeOp(14))
 
     def verify_(self) -> None:
         x = shape_of(self.input)
@@ -89,7 +97,7 @@ class ResizeOp(PositionalSyntax):
     scales = prop_def(DenseArrayBase)
     mode = prop_def(StringAttr, default_value=StringAttr("nearest"))
     coordinate_transformation_mode = prop_def(StringAttr, default_value=StringAttr("half_pixel"))
-    traits = traits_def(Pure(), TileCategory(TileKind.RESAMPLE), RuntimeOp(30))
+    traits = traits_def(Pure(), TileCategory(TileKind.RESAMPLE), ResizeRows(), RuntimeOp(30))
 
     def verify_(self) -> None:
         x = shape_of(self.input)

@@ -7,6 +7,7 @@ plannable by declaring the same traits (see docs/extending.md).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import Enum
 
@@ -37,11 +38,33 @@ class TileCategory(OpTrait):
 
     kind: TileKind
 
+    def kind_for(self, op: Operation) -> TileKind:
+        """The category of this op instance; subclasses refine it from properties."""
+        return self.kind
+
     @staticmethod
     def of(op: Operation) -> TileKind:
         """An op that declares nothing is structural: never tiled, always correct."""
         trait = op.get_trait(TileCategory)
-        return trait.kind if trait is not None else TileKind.STRUCTURAL
+        return trait.kind_for(op) if trait is not None else TileKind.STRUCTURAL
+
+
+@dataclass(frozen=True)
+class ConcatTileCategory(TileCategory):
+    """Concatenation is channel-wise unless it joins along H: then a band of the output is
+    not a band of each input, and the op needs the full extent."""
+
+    kind: TileKind = TileKind.CHANNELWISE
+
+    def kind_for(self, op: Operation) -> TileKind:
+        from xdsl.dialects.builtin import StringAttr
+
+        rank = len(op.results[0].type.get_shape())  # type: ignore[union-attr]
+        axis = int_prop(op, "axis", 0) % rank
+        layout = op.properties.get("layout")
+        if isinstance(layout, StringAttr) and layout.data == "nhwc" and rank == 4:
+            axis = (0, 2, 3, 1)[axis]  # NHWC axis -> NCHW axis
+        return TileKind.STRUCTURAL if rank >= 3 and axis == 2 else self.kind
 
 
 @dataclass(frozen=True)
@@ -99,6 +122,63 @@ class SpatialWindow(OpTrait):
     def of(op: Operation) -> Window | None:
         trait = op.get_trait(SpatialWindow)
         return trait.window_h(op) if trait is not None else None
+
+
+@dataclass(frozen=True)
+class RowMap(OpTrait):
+    """For a non-window op that moves rows along H (pad, resize): which input rows output
+    rows [start, end) read, and how many rows a band of `rows` output rows can need."""
+
+    def input_range(self, op: Operation, start: int, end: int, in_height: int) -> tuple[int, int]:
+        return (max(0, start), min(in_height, end))
+
+    def rows_needed(self, op: Operation, rows: int, in_height: int) -> int:
+        return min(in_height, rows)
+
+    @staticmethod
+    def of(op: Operation) -> RowMap | None:
+        return op.get_trait(RowMap)
+
+
+def _h_pads(op: Operation) -> tuple[int, int]:
+    pads = _ints(op, "pads") or []
+    rank = len(pads) // 2
+    return (pads[2], pads[rank + 2]) if rank >= 3 else (0, 0)
+
+
+@dataclass(frozen=True)
+class PadRows(RowMap):
+    """Output row r is input row r - pad_top (rows outside the input are padding)."""
+
+    def input_range(self, op: Operation, start: int, end: int, in_height: int) -> tuple[int, int]:
+        top, _ = _h_pads(op)
+        lo, hi = max(0, start - top), min(in_height, end - top)
+        return (lo, hi) if hi > lo else (min(lo, in_height - 1), min(lo, in_height - 1) + 1)
+
+
+@dataclass(frozen=True)
+class ResizeRows(RowMap):
+    """Upsampling by an integer factor k along H: nearest reads rows [s // k, ceil(e / k));
+    linear also the row before (half_pixel) and after, whichever coordinate mode is used."""
+
+    def _scale_linear(self, op: Operation) -> tuple[int, bool]:
+        from xdsl.dialects.builtin import StringAttr
+
+        scales = _ints(op, "scales") or []
+        mode = op.properties.get("mode")
+        return (scales[2] if len(scales) >= 3 else 1), isinstance(mode, StringAttr) and mode.data == "linear"
+
+    def input_range(self, op: Operation, start: int, end: int, in_height: int) -> tuple[int, int]:
+        k, linear = self._scale_linear(op)
+        if linear:
+            lo, hi = math.floor((start + 0.5) / k - 0.5), (end - 1) // k + 2
+        else:
+            lo, hi = start // k, -(-end // k)
+        return (max(0, lo), min(in_height, max(hi, lo + 1)))
+
+    def rows_needed(self, op: Operation, rows: int, in_height: int) -> int:
+        k, linear = self._scale_linear(op)
+        return min(in_height, -(-rows // k) + (2 if linear else 1))
 
 
 ACTIVATIONS = ("none", "relu", "relu6")

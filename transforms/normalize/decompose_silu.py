@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp, Signedness, TensorType
 from xdsl.ir import Attribute
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
@@ -33,11 +33,14 @@ class DecomposeSilu(RewritePattern):
 
 
 def _sigmoid_type(type_: Attribute) -> Attribute:
-    """int8: sigmoid's output range [0, 1) in steps of 1/256, TFLite's fixed int8 logistic output."""
+    """Quantized: sigmoid's output range [0, 1) in steps of 1/256, TFLite's fixed logistic
+    output (zero point -128 for int8 storage, 0 for uint8)."""
     assert isinstance(type_, TensorType)
-    if not isinstance(type_.element_type, QuantType):
+    element = type_.element_type
+    if not isinstance(element, QuantType):
         return type_
-    return TensorType(QuantType.get(type_.element_type.storage, [1.0 / 256], [-128]), type_.get_shape())
+    unsigned = element.storage.signedness.data == Signedness.UNSIGNED
+    return TensorType(QuantType.get(element.storage, [1.0 / 256], [0 if unsigned else -128]), type_.get_shape())
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,9 @@ class ReduceMeanToGap(RewritePattern):
         x = shape_of(op.input)
         if len(x) < 3 or sorted(ints(op, "axes") or []) != list(range(2, len(x))):
             return
-        assert isinstance(op.input.type, TensorType)
-        pooled_type = TensorType(op.input.type.element_type, [x[0], x[1], *([1] * (len(x) - 2))])
+        assert isinstance(op.output.type, TensorType)
+        # the mean's own element type: int8 keeps the output scale, so nothing requantizes twice
+        pooled_type = TensorType(op.output.type.element_type, [x[0], x[1], *([1] * (len(x) - 2))])
         gap = carry_name(op, GlobalAvgPoolOp.build(operands=[op.input], result_types=[pooled_type]))
         new_ops: list[Operation] = [gap]
         if op.keepdims.value.data == 0:

@@ -8,7 +8,6 @@ first tile starts at row 0, the last ends at H, and overlaps are the halo.
 
 from __future__ import annotations
 
-from tigris.dialects.tgr.traits import TileKind
 from tigris.transforms.plan.graph import PlanGraph, PlanStep, PlanTensor
 from tigris.transforms.plan.temporal import Stage
 
@@ -22,9 +21,10 @@ def _input_range(step: PlanStep, out: Range, tensor: PlanTensor) -> Range:
     if step.window is not None:
         w = step.window
         start, end = start * w.stride - w.pad_begin, (end - 1) * w.stride - w.pad_begin + w.effective_kernel
-    elif step.kind is TileKind.RESAMPLE and step.scale_h > 1:
-        start, end = start // step.scale_h, -(-end // step.scale_h) + 1
-    return (max(0, start), min(tensor.height, max(end, start + 1)))
+    elif step.row_map is not None and step.op is not None:
+        return step.row_map.input_range(step.op, start, end, tensor.height)
+    start, end = max(0, start), min(tensor.height, end)
+    return (min(start, tensor.height - 1), max(end, min(start, tensor.height - 1) + 1))
 
 
 def band_ranges(graph: PlanGraph, stages: list[Stage], out: Range) -> dict[int, Range]:

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp, ReturnOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.utils.exceptions import PassFailedException
 
-from tigris.dialects.shapes import ints
-from tigris.dialects.tgr.traits import SpatialWindow, TileCategory, TileKind, Window
+from tigris.dialects.tgr.traits import RowMap, SpatialWindow, TileCategory, TileKind, Window
 from tigris.dialects.tgr.weight import WeightOp, numpy_dtype
 
 
@@ -48,7 +48,7 @@ class PlanStep:
     window: Window | None
     inputs: list[int]
     outputs: list[int]
-    scale_h: int = 1  # resample factor along H
+    row_map: RowMap | None = None  # pad/resize: how output rows map to input rows
     macs: int = 0
 
 
@@ -72,12 +72,15 @@ class PlanGraph:
 
 def main_func(module: ModuleOp) -> FuncOp:
     for op in module.ops:
-        if isinstance(op, FuncOp) and op.sym_name.data == "main":
+        if isinstance(op, FuncOp) and op.sym_name.data == "main" and not op.is_declaration:
             return op
-    raise ValueError("the module has no func.func @main")
+    raise PassFailedException("planning needs a func.func @main with a body")
 
 
-def tensor_bytes(type_: TensorType) -> int:
+def tensor_bytes(type_: Attribute, what: str) -> int:
+    """Bytes of a static tensor; anything else cannot be placed in an arena."""
+    if not isinstance(type_, TensorType) or any(d < 0 for d in type_.get_shape()):
+        raise PassFailedException(f"{what} has type {type_}; planning needs statically shaped tensors")
     return math.prod(type_.get_shape()) * numpy_dtype(type_.element_type).itemsize
 
 
@@ -87,8 +90,9 @@ def build_plan_graph(module: ModuleOp) -> PlanGraph:
     ids: dict[SSAValue, int] = {}
 
     def add(value: SSAValue, producer: int, name: str) -> int:
+        size = tensor_bytes(value.type, f"'{name}'")
         assert isinstance(value.type, TensorType)
-        t = PlanTensor(len(tensors), name, tuple(value.type.get_shape()), tensor_bytes(value.type), producer)
+        t = PlanTensor(len(tensors), name, tuple(value.type.get_shape()), size, producer)
         tensors.append(t)
         ids[value] = t.index
         return t.index
@@ -112,14 +116,9 @@ def build_plan_graph(module: ModuleOp) -> PlanGraph:
         name = getattr(name_attr, "data", op.name)
         outputs = [add(r, index, r.name_hint or f"{name}.out{j}") for j, r in enumerate(op.results)]
         steps.append(
-            PlanStep(index, op, name, TileCategory.of(op), SpatialWindow.of(op), inputs, outputs, _scale_h(op), _macs(op))
+            PlanStep(index, op, name, TileCategory.of(op), SpatialWindow.of(op), inputs, outputs, RowMap.of(op), _macs(op))
         )
     return PlanGraph(steps, tensors)
-
-
-def _scale_h(op: Operation) -> int:
-    scales = ints(op, "scales")
-    return scales[2] if scales is not None and len(scales) >= 3 else 1
 
 
 def _macs(op: Operation) -> int:

@@ -56,8 +56,8 @@ def input_rows(step: PlanStep, out_rows: int, tensor: PlanTensor) -> int:
         return tensor.height
     if step.window is not None:
         need = (out_rows - 1) * step.window.stride + step.window.effective_kernel
-    elif step.kind is TileKind.RESAMPLE and step.scale_h > 1:
-        need = -(-out_rows // step.scale_h) + 1  # +1: a linear resize reads the next row too
+    elif step.row_map is not None and step.op is not None:
+        need = step.row_map.rows_needed(step.op, out_rows, tensor.height)
     else:
         need = out_rows
     return max(1, min(tensor.height, need))

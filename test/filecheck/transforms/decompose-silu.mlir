@@ -58,3 +58,14 @@ func.func @negative_not_silu(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %1 = onnx.Mul %x, %0 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   func.return %1 : tensor<2x3xf32>
 }
+
+// -----
+
+// uint8 storage: the sigmoid output is 1/256 steps from zero point 0 (int8 uses -128).
+// CHECK-LABEL: func.func @silu_uint8
+// CHECK-NEXT:    %[[S:.*]] = tgr.sigmoid %x {{.*}}-> tensor<4x!tgr.quant<ui8, 0.00390625:0>>
+// CHECK-NEXT:    tgr.mul %x, %[[S]]
+func.func @silu_uint8(%x: tensor<4x!tgr.quant<ui8, 0.05:128>>) -> tensor<4x!tgr.quant<ui8, 0.04:100>> {
+  %y = onnx.Silu %x : (tensor<4x!tgr.quant<ui8, 0.05:128>>) -> tensor<4x!tgr.quant<ui8, 0.04:100>>
+  func.return %y : tensor<4x!tgr.quant<ui8, 0.04:100>>
+}

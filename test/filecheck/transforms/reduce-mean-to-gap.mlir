@@ -80,3 +80,14 @@ func.func @negative_rank2(%x: tensor<2x8xf32>) -> tensor<2x1xf32> {
   %0 = tgr.reduce_mean %x {axes = array<i64: 1>} : (tensor<2x8xf32>) -> tensor<2x1xf32>
   func.return %0 : tensor<2x1xf32>
 }
+
+// -----
+
+// int8: the pool takes the mean's output parameters, so nothing requantizes twice.
+// CHECK-LABEL: func.func @quantized_keeps_output_params
+// CHECK-NEXT:    %[[G:.*]] = tgr.global_avg_pool %x {{.*}}-> tensor<1x2x1x1x!tgr.quant<i8, 0.02:5>>
+// CHECK-NEXT:    func.return %[[G]]
+func.func @quantized_keeps_output_params(%x: tensor<1x2x4x4x!tgr.quant<i8, 0.1:-3>>) -> tensor<1x2x1x1x!tgr.quant<i8, 0.02:5>> {
+  %m = tgr.reduce_mean %x {axes = array<i64: 2, 3>} : (tensor<1x2x4x4x!tgr.quant<i8, 0.1:-3>>) -> tensor<1x2x1x1x!tgr.quant<i8, 0.02:5>>
+  func.return %m : tensor<1x2x1x1x!tgr.quant<i8, 0.02:5>>
+}

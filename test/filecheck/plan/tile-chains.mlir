@@ -1,0 +1,138 @@
+// RUN: tigris-opt %s --split-input-file -p 'tile-chains{budget=1000 align=16}' | filecheck %s
+// RUN: tigris-opt %s --split-input-file -p 'tile-chains{budget=600 align=16}' | filecheck %s --check-prefix=B600
+
+// tile-chains (spec/tiling.md, "Chain tiling"): consecutive over-budget stages link
+// when both are tileable, the first has exactly one output, that tensor is consumed
+// only by the next stage, is its only input, and has rows. A run of linked stages
+// shares one `#tgr.tile_plan` whose `chain` is the chain's number; the tile height is
+// the largest output height whose bands fit in every stage of the chain (binary
+// search), the rows of each tensor being back-propagated from the last stage's output.
+// Other over-budget tileable stages are tiled on their own (chain = -1), and so are the
+// stages of a chain whose one-row band does not fit when tiling them one by one does.
+// Stages are written by hand (the pass reads `tgr.stages` and recomputes the rest).
+// f32 1x2x8x8 tensors: 512 bytes, 64 bytes per row; no alignment padding at 16.
+// Rows of a window op: out rows r need (r - 1) * stride + eff_kernel input rows, at
+// most H = 8 (the exact count; the spec's r * stride + (k - 1) * d is the same at stride 1).
+
+// Three 3x3 convs (pads 1), one stage each (each {input, output} = 1024 > 1000), all
+// linked: one chain. RF = 1 + 2 + 2 + 2 = 7, halo 6. Rows for output tile h:
+//   stage 2: c3 h, c2 h + 2;  stage 1: c2 h + 2, c1 h + 4;  stage 0: c1 h + 4, x h + 6
+//   (each at most 8). Peak of the chain = max over its stages:
+//   h = 3: stage 0: c1 7 + x min(9, 8) = 8 rows = 15 * 64 = 960; stage 1 12 * 64 = 768;
+//          stage 2 8 * 64 = 512 -> 960 <= 1000
+//   h = 4: stage 0: c1 8 + x 8 = 16 * 64 = 1024 > 1000
+//   -> tile_h 3, num_tiles ceil(8 / 3) = 3
+// Budget 600: the chain's one-row band does not fit (h = 1: stage 0 holds c1 5 rows and
+//   x 7 rows = 12 * 64 = 768 > 600), but each conv tiled alone does (as partition-spatial:
+//   tile_h = floor(600 * 8 / 1024) - 2 = 2, band 4 + 2 rows = 384): no chain.
+// CHECK-LABEL: func.func @main(%chain: tensor<1x2x8x8xf32>)
+// CHECK-SAME:      tgr.stages = [
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 6, out_h = 8, chain = 0>>,
+// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 6, out_h = 8, chain = 0>>,
+// CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 1024, inputs = [2], outputs = [3], tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 6, out_h = 8, chain = 0>>]
+// B600-LABEL: func.func @main(%chain: tensor<1x2x8x8xf32>)
+// B600-SAME:      tgr.stages = [
+// B600-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, chain = -1>>,
+// B600-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, chain = -1>>,
+// B600-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 1024, inputs = [2], outputs = [3], tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, chain = -1>>]
+func.func @main(%chain: tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32> attributes {tgr.stages = [
+    #tgr.stage<index = 0, steps = [0, 0], peak = 0, inputs = [], outputs = []>,
+    #tgr.stage<index = 1, steps = [1, 1], peak = 0, inputs = [], outputs = []>,
+    #tgr.stage<index = 2, steps = [2, 2], peak = 0, inputs = [], outputs = []>]} {
+  %w = tgr.weight dense<1.0> : tensor<2x2x3x3xf32>
+  %c1 = tgr.conv %chain, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x8x8xf32>
+  %c2 = tgr.conv %c1, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x8x8xf32>
+  %c3 = tgr.conv %c2, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x8x8xf32>
+  func.return %c3 : tensor<1x2x8x8xf32>
+}
+
+// -----
+
+// Fan-out breaks the chain: c1 = conv(x), c2 = conv(c1), y = c2 + c1.
+//   stage 0 -> 1: c1 is also used by stage 2 (fan-out): no link.
+//   stage 1 -> 2: stage 2 reads c1 as well as c2 (not its only input): no link.
+// Each stage is tiled alone (chain = -1):
+//   stages 0, 1 (conv, {in, out} = 1024, halo 2): tile_h = floor(1000 * 8 / 1024) - 2
+//     = 7 - 2 = 5; band: in 7 rows + out 5 rows = 768 <= 1000; ceil(8 / 5) = 2 tiles
+//   stage 2 (add, {c1, c2, y} = 1536, halo 0): tile_h = floor(8000 / 1536) - 0 = 5;
+//     band: 3 * 5 rows * 64 = 960 <= 1000; 2 tiles
+// CHECK-LABEL: func.func @main(%fanout: tensor<1x2x8x8xf32>)
+// CHECK-SAME:      tgr.stages = [
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 2, out_h = 8, chain = -1>>,
+// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 2, out_h = 8, chain = -1>>,
+// CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 1536, inputs = [1, 2], outputs = [3], tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 0, out_h = 8, chain = -1>>]
+func.func @main(%fanout: tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32> attributes {tgr.stages = [
+    #tgr.stage<index = 0, steps = [0, 0], peak = 0, inputs = [], outputs = []>,
+    #tgr.stage<index = 1, steps = [1, 1], peak = 0, inputs = [], outputs = []>,
+    #tgr.stage<index = 2, steps = [2, 2], peak = 0, inputs = [], outputs = []>]} {
+  %w = tgr.weight dense<1.0> : tensor<2x2x3x3xf32>
+  %c1 = tgr.conv %fanout, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x8x8xf32>
+  %c2 = tgr.conv %c1, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x8x8xf32>
+  %y = tgr.add %c2, %c1 : (tensor<1x2x8x8xf32>, tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  func.return %y : tensor<1x2x8x8xf32>
+}
+
+// -----
+
+// An untileable Gemm stage breaks the chain: c = conv(x), f = flatten(c), y = fc(f).
+//   stage 0 (conv, 1024): tileable; stage 1 (flatten, {c, f} = 1024): structural, not
+//   tileable, so no link and no tile plan (it overflows); stage 2 (fc, {f, y} = 512 + 48
+//   = 560) fits: normal.
+//   stage 0 alone: tile_h = 7 - 2 = 5, band 768, 2 tiles.
+// CHECK-LABEL: func.func @main(%gemm: tensor<1x2x8x8xf32>)
+// CHECK-SAME:      tgr.stages = [
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 2, out_h = 8, chain = -1>>,
+// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2]>,
+// CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 560, inputs = [2], outputs = [3]>]
+func.func @main(%gemm: tensor<1x2x8x8xf32>) -> tensor<1x10xf32> attributes {tgr.stages = [
+    #tgr.stage<index = 0, steps = [0, 0], peak = 0, inputs = [], outputs = []>,
+    #tgr.stage<index = 1, steps = [1, 1], peak = 0, inputs = [], outputs = []>,
+    #tgr.stage<index = 2, steps = [2, 2], peak = 0, inputs = [], outputs = []>]} {
+  %w = tgr.weight dense<1.0> : tensor<2x2x3x3xf32>
+  %fw = tgr.weight dense<1.0> : tensor<10x128xf32>
+  %c = tgr.conv %gemm, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x8x8xf32>
+  %f = tgr.flatten %c : (tensor<1x2x8x8xf32>) -> tensor<1x128xf32>
+  %y = tgr.fully_connected %f, %fw : (tensor<1x128xf32>, tensor<10x128xf32>) -> tensor<1x10xf32>
+  func.return %y : tensor<1x10xf32>
+}
+
+// -----
+
+// Two chains separated by a stage within the budget are numbered 0 and 1.
+// Tensors: 0 x, 1 c1, 2 r1 (1x2x8x8: 512 bytes, 64 per row), 3 d, 4 r2 (1x1x8x8: 256,
+// 32 per row), 5 u, 6 r3 (1x4x8x8: 1024, 128 per row).
+//   stage 0 [0, 0] conv 3x3 {x, c1} = 1024 > 1000 \ linked (c1 only feeds stage 1,
+//   stage 1 [1, 1] relu {c1, r1} = 1024 > 1000    /  its only input): chain 0
+//   stage 2 [2, 3] 1x1 conv, relu: step 2 {r1, d} = 768, step 3 {d, r2} = 512: normal
+//   stage 3 [4, 4] 1x1 conv {r2, u} = 1280 > 1000 \ linked: chain 1
+//   stage 4 [5, 5] relu {u, r3} = 2048 > 1000     /
+// Chain 0 (one 3x3 conv: halo 2), output tile h:
+//   stage 1: r1 h + c1 h = 128h; stage 0: c1 h + x min(h + 2, 8) rows, 64 each
+//   h = 7: stage 0: 7 + 8 = 15 rows = 960 <= 1000; h = 8: 16 rows = 1024 > 1000
+//   -> tile_h 7, ceil(8 / 7) = 2 tiles
+// Chain 1 (1x1 convs: RF 1, halo 0): stage 4: 128h + 128h = 256h; stage 3: 32h + 128h
+//   -> 256h <= 1000 -> h = 3 (768); h = 4 is 1024 -> tile_h 3, 3 tiles
+// CHECK-LABEL: func.func @main(%two_chains: tensor<1x2x8x8xf32>)
+// CHECK-SAME:      tgr.stages = [
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], tile = #tgr.tile_plan<tile_h = 7, num_tiles = 2, halo = 2, out_h = 8, chain = 0>>,
+// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], tile = #tgr.tile_plan<tile_h = 7, num_tiles = 2, halo = 2, out_h = 8, chain = 0>>,
+// CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 3], peak = 768, inputs = [2], outputs = [4]>,
+// CHECK-SAME:      #tgr.stage<index = 3, steps = [4, 4], peak = 1280, inputs = [4], outputs = [5], tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 0, out_h = 8, chain = 1>>,
+// CHECK-SAME:      #tgr.stage<index = 4, steps = [5, 5], peak = 2048, inputs = [5], outputs = [6], tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 0, out_h = 8, chain = 1>>]
+func.func @main(%two_chains: tensor<1x2x8x8xf32>) -> tensor<1x4x8x8xf32> attributes {tgr.stages = [
+    #tgr.stage<index = 0, steps = [0, 0], peak = 0, inputs = [], outputs = []>,
+    #tgr.stage<index = 1, steps = [1, 1], peak = 0, inputs = [], outputs = []>,
+    #tgr.stage<index = 2, steps = [2, 3], peak = 0, inputs = [], outputs = []>,
+    #tgr.stage<index = 3, steps = [4, 4], peak = 0, inputs = [], outputs = []>,
+    #tgr.stage<index = 4, steps = [5, 5], peak = 0, inputs = [], outputs = []>]} {
+  %w = tgr.weight dense<1.0> : tensor<2x2x3x3xf32>
+  %down = tgr.weight dense<1.0> : tensor<1x2x1x1xf32>
+  %up = tgr.weight dense<1.0> : tensor<4x1x1x1xf32>
+  %c1 = tgr.conv %two_chains, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x8x8xf32>
+  %r1 = tgr.relu %c1 : (tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %d = tgr.conv %r1, %down : (tensor<1x2x8x8xf32>, tensor<1x2x1x1xf32>) -> tensor<1x1x8x8xf32>
+  %r2 = tgr.relu %d : (tensor<1x1x8x8xf32>) -> tensor<1x1x8x8xf32>
+  %u = tgr.conv %r2, %up : (tensor<1x1x8x8xf32>, tensor<4x1x1x1xf32>) -> tensor<1x4x8x8xf32>
+  %r3 = tgr.relu %u : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  func.return %r3 : tensor<1x4x8x8xf32>
+}
