@@ -33,6 +33,9 @@ _PASSES: dict[str, tuple[str, str]] = {
     "partition-spatial": ("plan.passes", "PartitionSpatialPass"),
     "tile-chains": ("plan.passes", "TileChainsPass"),
     "tigris-plan": ("plan.passes", "TigrisPlanPass"),
+    "layout-nhwc": ("lower.layout_nhwc", "LayoutNhwcPass"),
+    "compute-quant-scales": ("lower.compute_quant_scales", "ComputeQuantScalesPass"),
+    "group-weights": ("lower.group_weights", "GroupWeightsPass"),
 }
 
 

@@ -8,7 +8,7 @@ import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl
 
 from tigris.dialects.interpreter import kernels_math as km
-from tigris.dialects.interpreter.tgr_int8 import int8_kernel, lut
+from tigris.dialects.interpreter.tgr_int8 import int8_kernel, lookup_table
 from tigris.dialects.interpreter.values import float_prop, optional, out
 from tigris.dialects.onnx import ops_elementwise as ew
 
@@ -44,12 +44,12 @@ class OnnxElementwiseFunctions(InterpreterFunctions):
         return out(op, km.hard_sigmoid(args[0], alpha, beta))  # type: ignore[arg-type]
 
     @impl(ew.SwishOp)
-    @int8_kernel(lut("swish", alpha="alpha"))
+    @int8_kernel(lookup_table)
     def run_swish(self, interpreter: Interpreter, op: ew.SwishOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return out(op, km.swish(args[0], float_prop(op, "alpha", 1.0)))  # type: ignore[arg-type]
 
     @impl(ew.SiluOp)
-    @int8_kernel(lut("swish"))
+    @int8_kernel(lookup_table)
     def run_silu(self, interpreter: Interpreter, op: ew.SiluOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return out(op, km.swish(args[0]))
 

@@ -3,9 +3,11 @@
 An op with `!tgr.quant` operands or results is dispatched here by the `@int8_kernel(...)`
 decorator on its float implementation (tgr_window.py, tgr_misc.py, and the few `onnx` ops that
 carry int8 tensors between fold-qdq and their own pass: Swish/Silu, Resize, reshapes). Each
-function below reads the op's quantization parameters from its types, derives the integer
-parameters once (multipliers and shifts, activation ranges, lookup tables: the only float
-arithmetic, "compile time", via quant_math), and runs the integer kernel (kernels_int8).
+function below takes the integer parameters from `int8_params(op)` (multipliers and shifts,
+activation ranges, lookup tables: derived from the op's types by quant_math, the only float
+arithmetic, "compile time"; `compute-quant-scales` attaches the same values for the device),
+reads zero points from the types, and runs the integer kernel (kernels_int8). Weights are
+read in ONNX order whatever their `weight_layout` (`onnx_weight`).
 
 What each op computes (s = scale, zp = zero point, M(r) = quantize_multiplier(r)):
 - conv, depthwise_conv, conv1d, conv_transpose, fully_connected, matmul:
@@ -25,21 +27,29 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from tigris.dialects.interpreter import kernels_int8 as k8
 from tigris.dialects.interpreter import kernels_resample as kr
 from tigris.dialects.interpreter import kernels_window as kw
-from tigris.dialects.interpreter import quant_math as qm
+from tigris.dialects.interpreter.int8_params import (
+    Int8Params,
+    QParams,
+    channel_q,
+    conv_transpose_channels,
+    int8_params,
+    mean_axes,
+    qparams,
+    requant_pair,
+    tensor_q,
+    weight_channels,
+)
 from tigris.dialects.interpreter.values import (
     fail,
-    float_prop,
     int_prop,
     ints,
     optional,
@@ -48,8 +58,6 @@ from tigris.dialects.interpreter.values import (
     storage_passthrough,
     str_prop,
 )
-from tigris.dialects.tgr.attributes import QuantType
-from tigris.dialects.tgr.weight import numpy_dtype
 
 Kernel = Callable[[Operation, tuple[Any, ...]], tuple[Any, ...]]
 
@@ -59,89 +67,7 @@ BIAS_SCALE_RTOL = 1e-5
 """A bias scale must be s_x * s_w[c] to this relative tolerance (ORT computes it in float32)."""
 
 
-# -- quantization parameters from types ----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class QParams:
-    """A `!tgr.quant` element type as numbers: scales, zero points, axis (-1: per tensor) and
-    the storage's integer range and numpy dtype."""
-
-    scales: tuple[float, ...]
-    zero_points: tuple[int, ...]
-    axis: int
-    qmin: int
-    qmax: int
-    dtype: np.dtype
-
-    @staticmethod
-    def of(qtype: QuantType) -> QParams:
-        dtype = numpy_dtype(qtype)
-        info = np.iinfo(dtype)
-        return QParams(
-            qtype.scale_values, qtype.zero_point_values, qtype.axis.data, int(info.min), int(info.max), dtype
-        )
-
-    @property
-    def per_tensor(self) -> bool:
-        return self.axis < 0
-
-    @property
-    def scale(self) -> float:
-        assert self.per_tensor
-        return self.scales[0]
-
-    @property
-    def zp(self) -> int:
-        assert self.per_tensor
-        return self.zero_points[0]
-
-    @property
-    def pair(self) -> tuple[float, int]:
-        return self.scale, self.zp
-
-    @property
-    def range(self) -> tuple[int, int]:
-        return self.qmin, self.qmax
-
-    def same_as(self, other: QParams) -> bool:
-        return self == other
-
-
-def qparams(value: SSAValue) -> QParams | None:
-    type_ = value.type
-    if isinstance(type_, TensorType) and isinstance(type_.element_type, QuantType):
-        return QParams.of(type_.element_type)
-    return None
-
-
-def tensor_q(op: Operation, value: SSAValue, role: str) -> QParams:
-    """Per-tensor parameters of an activation (or of a weight read like one)."""
-    q = qparams(value)
-    if q is None:
-        raise fail(op, f"{role} is {value.type}, not a !tgr.quant tensor (mixed float/int8 operands)")
-    if not q.per_tensor:
-        raise fail(op, f"{role} has per-axis parameters (axis {q.axis}); this kernel needs per-tensor ones")
-    if q.dtype.itemsize != 1:
-        raise fail(op, f"{role} is stored as {q.dtype}; int8 kernels take 8-bit tensors")
-    return q
-
-
-def channel_q(op: Operation, value: SSAValue, axis: int, channels: int, role: str) -> tuple[np.ndarray, np.ndarray]:
-    """(scales float64 [channels], zero points int64 [channels]) of a weight quantized per tensor
-    or per axis along `axis`."""
-    q = qparams(value)
-    if q is None:
-        raise fail(op, f"{role} is {value.type}, not a !tgr.quant tensor (mixed float/int8 operands)")
-    if q.dtype.itemsize != 1:
-        raise fail(op, f"{role} is stored as {q.dtype}; int8 kernels take 8-bit weights")
-    if q.per_tensor:
-        return np.full(channels, q.scales[0]), np.full(channels, q.zero_points[0], np.int64)
-    if q.axis != axis or len(q.scales) != channels:
-        raise fail(
-            op, f"{role} is quantized along axis {q.axis} ({len(q.scales)} scales); expected axis {axis} ({channels})"
-        )
-    return np.asarray(q.scales, np.float64), np.asarray(q.zero_points, np.int64)
+# -- operands ------------------------------------------------------------------------------------
 
 
 def bias_i32(op: Operation, args: Sequence[Any], x_scale: float, w_scales: np.ndarray) -> np.ndarray | None:
@@ -214,10 +140,29 @@ def no_int8(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
 
 def _requantized(x: np.ndarray, src: QParams, dst: QParams) -> np.ndarray:
     """Stored values moved from `src` to `dst` parameters (unchanged when they agree)."""
-    if src.same_as(dst):
+    pair = requant_pair(src, dst)
+    if pair is None:
         return np.asarray(x)
-    multiplier, shift = qm.quantize_multiplier(src.scale / dst.scale)
-    return k8.rescale(x, src.zp, multiplier, shift, dst.zp, dst.qmin, dst.qmax)
+    return k8.rescale(x, src.zp, pair[0], pair[1], dst.zp, dst.qmin, dst.qmax)
+
+
+def _moved(op: Operation, x: np.ndarray, p: Int8Params) -> tuple[Any, ...]:
+    """The result of an op that moved stored values `x`, requantized with `p` when it has a
+    multiplier (the result's parameters differ from the input's)."""
+    if p.multipliers is None:
+        return out_int8(op, x)
+    xq = tensor_q(op, op.operands[0], "input")
+    yq = tensor_q(op, op.results[0], "result")
+    assert p.shifts is not None and p.act_range is not None
+    lo, hi = p.act_range
+    return out_int8(op, k8.rescale(x, xq.zp, int(p.multipliers[0]), int(p.shifts[0]), yq.zp, lo, hi))
+
+
+def _requantize(op: Operation, acc: np.ndarray, p: Int8Params, axis: int) -> tuple[Any, ...]:
+    yq = tensor_q(op, op.results[0], "result")
+    assert p.multipliers is not None and p.shifts is not None and p.act_range is not None
+    lo, hi = p.act_range
+    return out_int8(op, k8.requantize(acc, p.multipliers, p.shifts, yq.zp, lo, hi, axis=axis))
 
 
 def _window(op: Operation, rank: int) -> tuple[list[int], list[int], list[int]]:
@@ -228,38 +173,30 @@ def _window(op: Operation, rank: int) -> tuple[list[int], list[int], list[int]]:
     return strides, dilations, pads
 
 
-def _output_range(op: Operation, y: QParams) -> tuple[int, int]:
-    return qm.activation_range(str_prop(op, "fused_activation", "none"), y.scale, y.zp, y.qmin, y.qmax)
-
-
 # -- convolutions and dense layers ---------------------------------------------------------------
 
 
 def conv(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
-    """tgr.conv, tgr.depthwise_conv, tgr.conv1d (weight [O, C/group, *K], per channel on axis 0)."""
-    x, w = args[0], args[1]
+    """tgr.conv, tgr.depthwise_conv, tgr.conv1d (weight [O, C/group, *K] in ONNX order, per
+    channel on the output-channel axis of its `weight_layout`)."""
+    p = int8_params(op)
+    x, w = args[0], op.onnx_weight(args[1])  # type: ignore[attr-defined]
     xq = tensor_q(op, op.operands[0], "input")
-    yq = tensor_q(op, op.results[0], "result")
-    w_scales, w_zps = channel_q(op, op.operands[1], 0, w.shape[0], "weight")
+    w_scales, w_zps = weight_channels(op)
     bias = bias_i32(op, args, xq.scale, w_scales)
     strides, dilations, pads = _window(op, x.ndim - 2)
     group = op.groups()  # type: ignore[attr-defined]
     acc = k8.conv_accumulate(x, xq.zp, w, w_zps, bias, strides, dilations, pads, group)
-    multipliers, shifts = qm.quantize_multipliers(xq.scale * w_scales / yq.scale)
-    lo, hi = _output_range(op, yq)
-    return out_int8(op, k8.requantize(acc, multipliers, shifts, yq.zp, lo, hi, axis=1))
+    return _requantize(op, acc, p, axis=1)
 
 
 def conv_transpose(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
-    """tgr.conv_transpose (weight [C, O/group, *K], per channel on axis 1 when group = 1)."""
-    x, w = args[0], args[1]
+    """tgr.conv_transpose (weight [C, O/group, *K] in ONNX order; per channel when group = 1)."""
+    p = int8_params(op)
+    x, w = args[0], op.onnx_weight(args[1])  # type: ignore[attr-defined]
     group = int_prop(op, "group", 1) or 1
     xq = tensor_q(op, op.operands[0], "input")
-    yq = tensor_q(op, op.results[0], "result")
-    w_scales, w_zps = channel_q(op, op.operands[1], 1, w.shape[1], "weight")
-    if group != 1 and (len(set(w_scales.tolist())) > 1 or len(set(w_zps.tolist())) > 1):
-        raise fail(op, "per-channel weights of a grouped transposed convolution are not supported")
-    w_scales, w_zps = np.tile(w_scales, group), np.tile(w_zps, group)
+    w_scales, w_zps = conv_transpose_channels(op)
     bias = bias_i32(op, args, xq.scale, w_scales)
     rank = x.ndim - 2
     strides, dilations, pads = _window(op, rank)
@@ -268,44 +205,43 @@ def conv_transpose(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
     acc = k8.conv_transpose_accumulate(
         x, xq.zp, w, w_zps[: w.shape[1]], bias, strides, dilations, pads, output_padding, group
     )
-    multipliers, shifts = qm.quantize_multipliers(xq.scale * w_scales / yq.scale)
-    return out_int8(op, k8.requantize(acc, multipliers, shifts, yq.zp, yq.qmin, yq.qmax, axis=1))
+    return _requantize(op, acc, p, axis=1)
 
 
 def fully_connected(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
     """tgr.fully_connected: x [N, K], weight [M, K] (per channel on axis 0), bias [M]."""
-    x, w = args[0], args[1]
+    p = int8_params(op)
+    x, w = args[0], op.onnx_weight(args[1])  # type: ignore[attr-defined]
     xq = tensor_q(op, op.operands[0], "input")
-    yq = tensor_q(op, op.results[0], "result")
-    w_scales, w_zps = channel_q(op, op.operands[1], 0, w.shape[0], "weight")
+    w_scales, w_zps = weight_channels(op)
     bias = bias_i32(op, args, xq.scale, w_scales)
     acc = k8.matmul_accumulate(x, xq.zp, w.T, w_zps, bias)
-    multipliers, shifts = qm.quantize_multipliers(xq.scale * w_scales / yq.scale)
-    lo, hi = _output_range(op, yq)
-    return out_int8(op, k8.requantize(acc, multipliers, shifts, yq.zp, lo, hi, axis=acc.ndim - 1))
+    return _requantize(op, acc, p, axis=acc.ndim - 1)
 
 
 def matmul(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
     """tgr.matmul: int8 x int8; the right operand may be per channel along its last axis."""
+    p = int8_params(op)
     a, b = args[0], args[1]
     aq = tensor_q(op, op.operands[0], "lhs")
-    yq = tensor_q(op, op.results[0], "result")
-    b_scales, b_zps = channel_q(op, op.operands[1], b.ndim - 1, b.shape[-1], "rhs")
+    _, b_zps = channel_q(op, op.operands[1], b.ndim - 1, b.shape[-1], "rhs")
     acc = k8.matmul_accumulate(a, aq.zp, b, b_zps)
-    multipliers, shifts = qm.quantize_multipliers(aq.scale * b_scales / yq.scale)
-    return out_int8(op, k8.requantize(acc, multipliers, shifts, yq.zp, yq.qmin, yq.qmax, axis=acc.ndim - 1))
+    return _requantize(op, acc, p, axis=acc.ndim - 1)
 
 
 # -- element-wise ----------------------------------------------------------------------------------
 
 
 def _add_or_sub(op: Operation, args: tuple[Any, ...], subtract: bool) -> tuple[Any, ...]:
+    p = int8_params(op)
     q1 = tensor_q(op, op.operands[0], "lhs")
     q2 = tensor_q(op, op.operands[1], "rhs")
     yq = tensor_q(op, op.results[0], "result")
-    params = qm.add_params(q1.scale, q2.scale, yq.scale)
-    y = k8.add(args[0], q1.zp, args[1], q2.zp, params, yq.zp, yq.qmin, yq.qmax, subtract=subtract)
-    return out_int8(op, y)
+    assert p.add_params is not None and p.act_range is not None
+    _, m1, s1, m2, s2, mo, so = p.add_params
+    lo, hi = p.act_range
+    params = ((m1, s1), (m2, s2), (mo, so))
+    return out_int8(op, k8.add(args[0], q1.zp, args[1], q2.zp, params, yq.zp, lo, hi, subtract=subtract))
 
 
 def add(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -317,97 +253,69 @@ def sub(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def mul(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    p = int8_params(op)
     q1 = tensor_q(op, op.operands[0], "lhs")
     q2 = tensor_q(op, op.operands[1], "rhs")
     yq = tensor_q(op, op.results[0], "result")
-    multiplier, shift = qm.quantize_multiplier(q1.scale * q2.scale / yq.scale)
-    return out_int8(op, k8.mul(args[0], q1.zp, args[1], q2.zp, multiplier, shift, yq.zp, yq.qmin, yq.qmax))
+    assert p.multipliers is not None and p.shifts is not None and p.act_range is not None
+    lo, hi = p.act_range
+    m, s = int(p.multipliers[0]), int(p.shifts[0])
+    return out_int8(op, k8.mul(args[0], q1.zp, args[1], q2.zp, m, s, yq.zp, lo, hi))
 
 
-@functools.lru_cache(maxsize=512)
-def _table(
-    name: str, in_q: tuple[float, int], out_q: tuple[float, int], in_range: tuple[int, int],
-    out_range: tuple[int, int], attrs: tuple[tuple[str, float], ...],
-) -> np.ndarray:
-    table = qm.activation_table_int8(name, in_q, out_q, in_range, out_range, **dict(attrs))  # type: ignore[arg-type]
-    table.setflags(write=False)
-    return table
-
-
-def lut(name: str, **attr_props: str) -> Kernel:
-    """The kernel of an element-wise activation: a lookup table built from the op's in/out params.
-    `attr_props` maps table attributes (alpha, min, max) to the op's float property names."""
-
-    def kernel(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
-        xq = tensor_q(op, op.operands[0], "input")
-        yq = tensor_q(op, op.results[0], "result")
-        attrs = []
-        for key, prop in attr_props.items():
-            value = float_prop(op, prop)
-            if value is not None:  # absent: the activation's default (or unbounded, for clip)
-                attrs.append((key, float(value)))
-        table = _table(name, xq.pair, yq.pair, xq.range, yq.range, tuple(attrs))
-        return out_int8(op, k8.lookup(args[0], table, xq.qmin))
-
-    return kernel
+def lookup_table(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """An element-wise activation (relu, sigmoid, hard_swish, ...): a lookup in the table built
+    from the op's input and result parameters."""
+    p = int8_params(op)
+    assert p.table is not None
+    return out_int8(op, k8.lookup(args[0], p.table, tensor_q(op, op.operands[0], "input").qmin))
 
 
 # -- pools and reductions --------------------------------------------------------------------------
 
 
 def max_pool(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    p = int8_params(op)
     x = args[0]
-    xq = tensor_q(op, op.operands[0], "input")
-    yq = tensor_q(op, op.results[0], "result")
     kernel = ints(op, "kernel_shape")
     assert kernel is not None
     strides, dilations, pads = _window(op, x.ndim - 2)
     ceil = int_prop(op, "ceil_mode", 0) == 1
     pooled = kw.pool(x, "max", kernel, strides, dilations, pads, ceil)  # integer max; pads never win
-    return out_int8(op, _requantized(pooled, xq, yq))
+    return _moved(op, pooled, p)
 
 
 def avg_pool(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    p = int8_params(op)
     x = args[0]
     xq = tensor_q(op, op.operands[0], "input")
-    yq = tensor_q(op, op.results[0], "result")
     kernel = ints(op, "kernel_shape")
     assert kernel is not None
     strides, dilations, pads = _window(op, x.ndim - 2)
     ceil = int_prop(op, "ceil_mode", 0) == 1
     include = int_prop(op, "count_include_pad", 0) == 1
-    average = k8.avg_pool(x, xq.zp, kernel, strides, dilations, pads, ceil, include)
-    return out_int8(op, _requantized(average, xq, yq))
+    return _moved(op, k8.avg_pool(x, xq.zp, kernel, strides, dilations, pads, ceil, include), p)
 
 
-def _mean(op: Operation, x: np.ndarray, axes: Sequence[int], keepdims: bool) -> tuple[Any, ...]:
+def mean(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """tgr.global_avg_pool and tgr.reduce_mean (TFLite MEAN; no axes: a requantization)."""
+    p = int8_params(op)
+    x = args[0]
+    axes = mean_axes(op)
+    if not axes:  # reduces nothing (the float kernel's noop_with_empty_axes reading)
+        return _moved(op, x, p)
     xq = tensor_q(op, op.operands[0], "input")
     yq = tensor_q(op, op.results[0], "result")
-    count = int(np.prod([x.shape[a] for a in axes]))
-    multiplier, shift = qm.quantize_multiplier(xq.scale / (yq.scale * count))
-    return out_int8(op, k8.mean(x, xq.zp, axes, keepdims, multiplier, shift, yq.zp, yq.qmin, yq.qmax))
-
-
-def global_avg_pool(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
-    x = args[0]
-    return _mean(op, x, tuple(range(2, x.ndim)), True)
-
-
-def reduce_mean(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
-    x = args[0]
-    axes = ints(op, "axes") or []
-    if not axes:  # reduces nothing (the float kernel's noop_with_empty_axes reading)
-        xq, yq = tensor_q(op, op.operands[0], "input"), tensor_q(op, op.results[0], "result")
-        return out_int8(op, _requantized(x, xq, yq))
-    norm = tuple(sorted({a % x.ndim for a in axes}))
-    return _mean(op, x, norm, int_prop(op, "keepdims", 1) == 1)
+    keepdims = int_prop(op, "keepdims", 1) == 1
+    assert p.multipliers is not None and p.shifts is not None and p.act_range is not None
+    lo, hi = p.act_range
+    m, s = int(p.multipliers[0]), int(p.shifts[0])
+    return out_int8(op, k8.mean(x, xq.zp, axes, keepdims, m, s, yq.zp, lo, hi))
 
 
 def global_max(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
     x = args[0]
-    xq = tensor_q(op, op.operands[0], "input")
-    yq = tensor_q(op, op.results[0], "result")
-    return out_int8(op, _requantized(np.max(x, axis=tuple(range(2, x.ndim)), keepdims=True), xq, yq))
+    return _moved(op, np.max(x, axis=tuple(range(2, x.ndim)), keepdims=True), int8_params(op))
 
 
 # -- data movement ---------------------------------------------------------------------------------
@@ -416,10 +324,17 @@ def global_max(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
 def concat(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
     """tgr.concat (axis in NHWC order when layout = "nhwc" on rank 4), each input requantized to
     the result's parameters when they differ."""
+    p = int8_params(op)
     yq = tensor_q(op, op.results[0], "result")
-    parts = [
-        _requantized(a, tensor_q(op, v, f"input {i}"), yq) for i, (a, v) in enumerate(zip(args, op.operands))
-    ]
+    parts = []
+    for i, (a, v) in enumerate(zip(args, op.operands, strict=True)):
+        xq = tensor_q(op, v, f"input {i}")
+        if xq.same_as(yq):
+            parts.append(np.asarray(a))
+            continue
+        assert p.multipliers is not None and p.shifts is not None and p.act_range is not None
+        lo, hi = p.act_range
+        parts.append(k8.rescale(a, xq.zp, int(p.multipliers[i]), int(p.shifts[i]), yq.zp, lo, hi))
     rank = parts[0].ndim
     axis = op.properties["axis"].value.data  # type: ignore[attr-defined]
     if str_prop(op, "layout", "nchw") == "nhwc" and rank == 4:
@@ -429,15 +344,10 @@ def concat(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
 
 def pad(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
     """tgr.pad; a constant pad value is quantized at the input's parameters (half away from zero)."""
-    x = args[0]
-    xq = tensor_q(op, op.operands[0], "input")
-    yq = tensor_q(op, op.results[0], "result")
+    p = int8_params(op)
     pads = ints(op, "pads")
-    assert pads is not None
-    value = float(float_prop(op, "value", 0.0))  # type: ignore[arg-type]
-    stored = min(max(qm.round_half_away(value / xq.scale) + xq.zp, xq.qmin), xq.qmax)
-    padded = kr.pad(x, pads, str_prop(op, "mode", "constant"), stored)
-    return out_int8(op, _requantized(padded, xq, yq))
+    assert pads is not None and p.pad_value is not None
+    return _moved(op, kr.pad(args[0], pads, str_prop(op, "mode", "constant"), p.pad_value), p)
 
 
 _NEAREST_MODE = {"asymmetric": "floor", "tf_half_pixel_for_nn": "floor"}
@@ -447,30 +357,23 @@ _NEAREST_MODE = {"asymmetric": "floor", "tf_half_pixel_for_nn": "floor"}
 def resize(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
     """tgr.resize, nearest only: the source index of each output pixel depends on shapes alone
     (computed as in the float kernel), the values are copied."""
+    p = int8_params(op)
     x = args[0]
-    xq = tensor_q(op, op.operands[0], "input")
-    yq = tensor_q(op, op.results[0], "result")
-    if str_prop(op, "mode", "nearest") != "nearest":
-        raise fail(op, "no int8 kernel for linear resize (nearest only)")
     scales = ints(op, "scales")
     assert scales is not None
     ctm = str_prop(op, "coordinate_transformation_mode", "half_pixel")
     sizes = [d * s for d, s in zip(x.shape, scales)]
     y = kr.resize(x, sizes, [float(s) for s in scales], "nearest", ctm, _NEAREST_MODE.get(ctm, "round_prefer_floor"))
-    return out_int8(op, _requantized(y, xq, yq))
+    return _moved(op, y, p)
 
 
 def reshape(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
     """reshape, flatten, squeeze, unsqueeze: same elements, the result's static shape."""
-    xq = tensor_q(op, op.operands[0], "input")
-    yq = tensor_q(op, op.results[0], "result")
-    return out_int8(op, _requantized(np.reshape(args[0], result_shape(op)), xq, yq))
+    return _moved(op, np.reshape(args[0], result_shape(op)), int8_params(op))
 
 
 def transpose(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
-    xq = tensor_q(op, op.operands[0], "input")
-    yq = tensor_q(op, op.results[0], "result")
-    return out_int8(op, _requantized(np.transpose(args[0], ints(op, "perm")), xq, yq))
+    return _moved(op, np.transpose(args[0], ints(op, "perm")), int8_params(op))
 
 
 # -- onnx ops that carry int8 tensors until their own pass runs ------------------------------------

@@ -75,27 +75,27 @@ class TgrMiscFunctions(InterpreterFunctions):
     """Activations, arithmetic, softmax, norms, concat/pad/resize, reshapes, reduce_mean, weight."""
 
     @impl(ew.ReluOp)
-    @int8_kernel(q8.lut("relu"))
+    @int8_kernel(q8.lookup_table)
     def run_relu(self, interpreter: Interpreter, op: ew.ReluOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, km.activation(np.asarray(args[0], F32), "relu"))
 
     @impl(ew.Relu6Op)
-    @int8_kernel(q8.lut("relu6"))
+    @int8_kernel(q8.lookup_table)
     def run_relu6(self, interpreter: Interpreter, op: ew.Relu6Op, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, km.activation(np.asarray(args[0], F32), "relu6"))
 
     @impl(ew.SigmoidOp)
-    @int8_kernel(q8.lut("sigmoid"))
+    @int8_kernel(q8.lookup_table)
     def run_sigmoid(self, interpreter: Interpreter, op: ew.SigmoidOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, km.sigmoid(args[0]))
 
     @impl(ew.TanhOp)
-    @int8_kernel(q8.lut("tanh"))
+    @int8_kernel(q8.lookup_table)
     def run_tanh(self, interpreter: Interpreter, op: ew.TanhOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, np.tanh(np.asarray(args[0], F32)))
 
     @impl(ew.HardSwishOp)
-    @int8_kernel(q8.lut("hard_swish"))
+    @int8_kernel(q8.lookup_table)
     def run_hard_swish(self, interpreter: Interpreter, op: ew.HardSwishOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, km.hard_swish(args[0]))  # onnxruntime's form, so lowering HardSwish keeps the numbers
 
@@ -112,12 +112,12 @@ class TgrMiscFunctions(InterpreterFunctions):
         return out(op, km.dequantize_linear(np.asarray(args[0]), scale, zero_point, axis))
 
     @impl(ew.LeakyReluOp)
-    @int8_kernel(q8.lut("leaky_relu", alpha="alpha"))
+    @int8_kernel(q8.lookup_table)
     def run_leaky_relu(self, interpreter: Interpreter, op: ew.LeakyReluOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, km.leaky_relu(args[0], float_prop(op, "alpha", 0.01)))  # type: ignore[arg-type]
 
     @impl(ew.ClipOp)
-    @int8_kernel(q8.lut("clip", min="min", max="max"))
+    @int8_kernel(q8.lookup_table)
     def run_clip(self, interpreter: Interpreter, op: ew.ClipOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, km.clip(np.asarray(args[0], F32), float_prop(op, "min"), float_prop(op, "max")))
 
@@ -231,7 +231,7 @@ class TgrMiscFunctions(InterpreterFunctions):
         return _unary(op, np.transpose(args[0], ints(op, "perm")))
 
     @impl(sh.ReduceMeanOp)
-    @int8_kernel(q8.reduce_mean)
+    @int8_kernel(q8.mean)
     def run_reduce_mean(
         self, interpreter: Interpreter, op: sh.ReduceMeanOp, args: tuple[Any, ...]
     ) -> tuple[Any, ...]:

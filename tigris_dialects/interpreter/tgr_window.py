@@ -1,5 +1,8 @@
 """`tgr` convolutions, dense layers and pools (see ops_window.py), float and NCHW.
 
+Weights are read in ONNX order whatever their `weight_layout` (`op.onnx_weight`), so
+`layout-nhwc` leaves every result bit-identical.
+
 Absent strides/dilations/pads mean 1/1/0; pads are ONNX-ordered [begins..., ends...];
 `fused_activation` is applied to the result. The numbers come from the same kernels
 as the `onnx` ops, so a lowering that maps one onto the other must not change them.
@@ -45,7 +48,7 @@ class TgrWindowFunctions(InterpreterFunctions):
 
     def _conv(self, interpreter: Interpreter, op: Any, args: tuple[Any, ...], group: int) -> tuple[Any, ...]:
         reject_quantized(op)
-        x, w = np.asarray(args[0]), np.asarray(args[1])
+        x, w = np.asarray(args[0]), op.onnx_weight(np.asarray(args[1]))
         strides, dilations, pads = _window(op, x.ndim - 2)
         y = kw.conv(x, w, optional(op, args, "bias"), strides, dilations, pads, group)
         return out(op, _activate(op, y))
@@ -73,7 +76,7 @@ class TgrWindowFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: win.ConvTransposeOp, args: tuple[Any, ...]
     ) -> tuple[Any, ...]:
         reject_quantized(op)
-        x, w = np.asarray(args[0]), np.asarray(args[1])
+        x, w = np.asarray(args[0]), op.onnx_weight(np.asarray(args[1]))
         rank = x.ndim - 2
         strides, dilations, pads = _window(op, rank)
         output_padding = ints(op, "output_padding", [0] * rank)
@@ -87,7 +90,7 @@ class TgrWindowFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: win.FullyConnectedOp, args: tuple[Any, ...]
     ) -> tuple[Any, ...]:
         reject_quantized(op)
-        x, w = np.asarray(args[0], F32), np.asarray(args[1], F32)
+        x, w = np.asarray(args[0], F32), op.onnx_weight(np.asarray(args[1], F32))
         y = np.matmul(x, w.T)
         b = optional(op, args, "bias")
         if b is not None:
@@ -120,7 +123,7 @@ class TgrWindowFunctions(InterpreterFunctions):
         return self._pool(op, np.asarray(args[0], F32), "avg")
 
     @impl(win.GlobalAvgPoolOp)
-    @int8_kernel(q8.global_avg_pool)
+    @int8_kernel(q8.mean)
     def run_global_avg_pool(
         self, interpreter: Interpreter, op: win.GlobalAvgPoolOp, args: tuple[Any, ...]
     ) -> tuple[Any, ...]:

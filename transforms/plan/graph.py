@@ -122,14 +122,16 @@ def build_plan_graph(module: ModuleOp) -> PlanGraph:
 
 
 def _macs(op: Operation) -> int:
-    """Multiply-accumulates of a windowed op with a weight (conv family, dense); else elements."""
+    """Multiply-accumulates: for an op with a weight, weight elements per output channel times
+    output elements (any weight layout: the weight holds out_channels x taps); else elements."""
     out = op.results[0].type if op.results else None
     if not isinstance(out, TensorType):
         return 0
-    elements = math.prod(out.get_shape())
-    if len(op.operands) > 1 and isinstance(op.operands[1].type, TensorType) and isinstance(op.operands[1].owner, WeightOp):
-        weight = op.operands[1].type.get_shape()
-        per_output = math.prod(weight[1:]) if len(weight) > 1 else 1
-        return elements * per_output
+    shape = out.get_shape()
+    elements = math.prod(shape)
+    weight = op.operands[1] if len(op.operands) > 1 else None
+    if weight is not None and isinstance(weight.owner, WeightOp) and isinstance(weight.type, TensorType):
+        channels = shape[1] if len(shape) > 1 else 1
+        return elements * max(1, math.prod(weight.type.get_shape()) // max(1, channels))
     window = SpatialWindow.of(op)
     return elements * (window.kernel if window is not None else 1)

@@ -1,0 +1,231 @@
+"""Every enum and constant of the `.tgrs` format, defined once.
+
+The C header (`runtime/include/tigris_format.h`) is generated from these classes by
+`cheader.py`, so a value can only change here. `C_ENUMS` gives each class its C typedef
+and name prefix: member `CONV` of `OpType` is `TIGRIS_OP_CONV` in C.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum, IntFlag
+
+MAGIC = b"TGRS"
+VERSION_MAJOR = 1
+VERSION_MINOR = 0
+SECTION_ALIGN = 16  # every section starts at a multiple of this (and so does the section table's end)
+WEIGHT_ALIGN = 16  # every weight starts at a multiple of this in the blob and in a block's raw data
+TABLE_SIZE = 256  # bytes in one int8 lookup table
+MAX_RANK = 8
+NONE16 = 0xFFFF  # "no index" in a uint16_t index field
+NONE32 = 0xFFFFFFFF  # "no offset" in a uint32_t pool-offset field
+
+
+class OpType(IntEnum):
+    """`tigris_op_type_t` of spec/c-api.md (1..32, 255) plus our 33..35."""
+
+    CONV = 1
+    DEPTHWISE = 2
+    RELU = 3
+    RELU6 = 4
+    MAX_POOL = 5
+    AVG_POOL = 6
+    ADD = 7
+    MUL = 8
+    FULLY_CONN = 9
+    SOFTMAX = 10
+    CLIP = 11
+    SIGMOID = 12
+    CONCAT = 13
+    PAD = 14
+    GLOBAL_AVG = 15
+    FLATTEN = 16
+    RESHAPE = 17
+    SUB = 18
+    DIV = 19
+    TANH = 20
+    LEAKY_RELU = 21
+    BATCH_NORM = 22
+    INST_NORM = 23
+    CONV_TRANSPOSE = 24
+    MATMUL = 25
+    REDUCE_MEAN = 26
+    SQUEEZE = 27
+    UNSQUEEZE = 28
+    TRANSPOSE = 29
+    RESIZE = 30
+    GLOBAL_MAX = 31
+    CONV1D = 32
+    HARD_SWISH = 33
+    QUANTIZE = 34
+    DEQUANTIZE = 35
+    UNKNOWN = 255
+
+
+WINDOW_OPS = frozenset(
+    {OpType.CONV, OpType.DEPTHWISE, OpType.CONV1D, OpType.CONV_TRANSPOSE, OpType.MAX_POOL, OpType.AVG_POOL}
+)
+"""Ops whose kernel/stride/dilation fields must be >= 1."""
+
+
+class DType(IntEnum):
+    """Element type of a tensor (`uint8_t dtype` in `tigris_tensor_t`)."""
+
+    F32 = 1
+    F16 = 2
+    I8 = 3
+    U8 = 4
+    I16 = 5
+    I32 = 6
+    I64 = 7
+    BOOL = 8
+
+    @property
+    def size(self) -> int:
+        return _DTYPE_SIZES[self]
+
+
+_DTYPE_SIZES = {
+    DType.F32: 4, DType.F16: 2, DType.I8: 1, DType.U8: 1,
+    DType.I16: 2, DType.I32: 4, DType.I64: 8, DType.BOOL: 1,
+}  # fmt: skip
+QUANTIZABLE = frozenset({DType.I8, DType.U8, DType.I16, DType.I32})
+"""Dtypes a quant param may describe (int32: biases at input_scale * weight_scale)."""
+
+
+class SectionKind(IntEnum):
+    """What a section holds; its element size fixes `size == count * element size`."""
+
+    TENSORS = 1
+    OPS = 2
+    STAGES = 3
+    TILE_PLANS = 4
+    WEIGHT_ENTRIES = 5
+    WEIGHT_BLOCKS = 6
+    QUANT_PARAMS = 7
+    INDEX_POOL = 8
+    SHAPE_POOL = 9
+    STRINGS = 10
+    QUANT_DATA = 11
+    TABLES = 12
+    WEIGHT_BLOB = 13
+    WEIGHT_BLOCK_DATA = 14
+
+
+REQUIRED_SECTIONS = (
+    SectionKind.TENSORS,
+    SectionKind.OPS,
+    SectionKind.STAGES,
+    SectionKind.INDEX_POOL,
+    SectionKind.SHAPE_POOL,
+    SectionKind.STRINGS,
+)
+
+
+class FileFlag(IntFlag):
+    """`flags` of the file header."""
+
+    XIP = 1  # weights are read in place from (flash) memory: never copied, so no LZ4
+    LZ4 = 2  # weight blocks are LZ4 block-format streams, staged into fast_reserved (else raw, read in place)
+    QUANTIZED = 4  # the plan has int8 ops (informational; kernels look at dtypes)
+
+
+class Compression(IntEnum):
+    """`tigris_plan_t.weight_compression`: the loader derives it from TIGRIS_FLAG_LZ4."""
+
+    NONE = 0
+    LZ4 = 1
+
+
+class TensorFlag(IntFlag):
+    """`flags` of a tensor; the loader checks they agree with the model I/O lists and `weight`."""
+
+    MODEL_INPUT = 1
+    MODEL_OUTPUT = 2
+    CONSTANT = 4  # a weight: has a weight entry, never allocated in an arena
+
+
+class OpFlag(IntFlag):
+    """`flags` of an op: the boolean ONNX attributes."""
+
+    CEIL_MODE = 1  # pools: output size rounds up
+    COUNT_INCLUDE_PAD = 2  # avg_pool: padding counts in the divisor
+    KEEPDIMS = 4  # reduce_mean: reduced axes stay as size 1
+
+
+class Activation(IntEnum):
+    """Fused activation of conv, depthwise, conv1d, fully_conn."""
+
+    NONE = 0
+    RELU = 1
+    RELU6 = 2
+
+
+class WeightLayout(IntEnum):
+    """What the axes of a stored constant mean (the `weight_layout` names of `tgr` ops).
+
+    The lowering permutes; the writer stores bytes whose recorded shape is the stored one."""
+
+    PLAIN = 0  # ONNX order (biases, norm vectors, matmul/add constants, untouched weights)
+    CHANNELS_LAST = 1  # an activation-shaped constant stored like activations (N, spatial..., C)
+    OHWI = 2  # conv, conv_transpose [O, KH, KW, I/group]
+    HWC = 3  # depthwise [KH, KW, C * multiplier]
+    OKI = 4  # conv1d [O, K, I/group]
+    NK_HWC = 5  # fully_conn [N, K], columns in (h, w, c) order of a flattened NHWC map
+
+    @property
+    def rank(self) -> int | None:
+        """The rank a weight in this layout has (None: any)."""
+        return {WeightLayout.OHWI: 4, WeightLayout.HWC: 3, WeightLayout.OKI: 3, WeightLayout.NK_HWC: 2}.get(
+            self
+        )
+
+
+class ResizeMode(IntEnum):
+    """`mode` of a resize op."""
+
+    NEAREST = 0
+    LINEAR = 1
+
+
+class CoordMode(IntEnum):
+    """ONNX Resize coordinate_transformation_mode."""
+
+    HALF_PIXEL = 0
+    ASYMMETRIC = 1
+    ALIGN_CORNERS = 2
+    PYTORCH_HALF_PIXEL = 3
+
+
+class PadMode(IntEnum):
+    """`mode` of a pad op."""
+
+    CONSTANT = 0
+    REFLECT = 1
+    EDGE = 2
+
+
+C_ENUMS: tuple[tuple[type[IntEnum | IntFlag], str, str], ...] = (
+    (OpType, "tigris_op_type_t", "TIGRIS_OP_"),
+    (DType, "tigris_dtype_t", "TIGRIS_DTYPE_"),
+    (SectionKind, "tigris_section_kind_t", "TIGRIS_SECTION_"),
+    (FileFlag, "tigris_file_flag_t", "TIGRIS_FLAG_"),
+    (Compression, "tigris_compression_t", "TIGRIS_COMPRESSION_"),
+    (TensorFlag, "tigris_tensor_flag_t", "TIGRIS_TENSOR_"),
+    (OpFlag, "tigris_op_flag_t", "TIGRIS_OPF_"),
+    (Activation, "tigris_activation_t", "TIGRIS_ACT_"),
+    (WeightLayout, "tigris_weight_layout_t", "TIGRIS_LAYOUT_"),
+    (ResizeMode, "tigris_resize_mode_t", "TIGRIS_RESIZE_"),
+    (CoordMode, "tigris_coord_mode_t", "TIGRIS_COORD_"),
+    (PadMode, "tigris_pad_mode_t", "TIGRIS_PAD_"),
+)
+
+C_CONSTANTS: tuple[tuple[str, int], ...] = (
+    ("TIGRIS_FORMAT_VERSION_MAJOR", VERSION_MAJOR),
+    ("TIGRIS_FORMAT_VERSION_MINOR", VERSION_MINOR),
+    ("TIGRIS_SECTION_ALIGN", SECTION_ALIGN),
+    ("TIGRIS_WEIGHT_ALIGN", WEIGHT_ALIGN),
+    ("TIGRIS_TABLE_SIZE", TABLE_SIZE),
+    ("TIGRIS_MAX_RANK", MAX_RANK),
+    ("TIGRIS_NONE16", NONE16),
+    ("TIGRIS_NONE32", NONE32),
+)

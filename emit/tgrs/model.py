@@ -1,0 +1,203 @@
+"""A `.tgrs` plan in Python terms: the writer's input and the reader's output.
+
+Indices and names replace offsets; pools, alignment, sizes and flags that follow from
+the content are the writer's business. Field names match the C record fields where the
+meaning is the same, so the writer and reader copy those generically. Values are
+normalized on construction (lists -> tuples, floats rounded to float32, numpy -> bytes),
+so `read_plan(write_plan(p)) == p` holds with plain `==`.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from dataclasses import dataclass, field, fields
+
+import numpy as np
+
+from tigris.emit.tgrs.enums import Activation, DType, FileFlag, OpFlag, OpType, WeightLayout
+
+NO_OP_FLAGS = OpFlag(0)
+NO_FILE_FLAGS = FileFlag(0)
+
+
+def f32(x: float) -> float:
+    """`x` as the float32 the file will hold (left alone if it does not fit: the writer says so)."""
+    try:
+        return struct.unpack("<f", struct.pack("<f", x))[0]
+    except OverflowError:
+        return float(x)
+
+
+def as_bytes(data: bytes | bytearray | memoryview | np.ndarray) -> bytes:
+    """The little-endian bytes of an array (C order), or the bytes unchanged."""
+    if isinstance(data, np.ndarray):
+        little = data.astype(data.dtype.newbyteorder("<"), copy=False)
+        return np.ascontiguousarray(little).tobytes()
+    return bytes(data)
+
+
+def _plain(v: object) -> object:
+    """numpy scalars -> int/float (floats rounded to float32), sequences -> tuples of those."""
+    if isinstance(v, (list, tuple, np.ndarray)):
+        return tuple(_plain(x) for x in v)
+    if isinstance(v, (float, np.floating)):
+        return f32(float(v))
+    if isinstance(v, np.integer):
+        return int(v)
+    return v
+
+
+class _Normalized:
+    """Applies `_plain` to every field after __init__, so equal plans compare equal."""
+
+    def __post_init__(self) -> None:
+        for f in fields(self):  # type: ignore[arg-type]
+            object.__setattr__(self, f.name, _plain(getattr(self, f.name)))
+
+
+@dataclass(frozen=True)
+class Tensor(_Normalized):
+    """An activation's `shape` is in model (NCHW) order, its bytes channels-last at run time;
+    a constant's `shape` is that of its stored bytes (e.g. [O, KH, KW, I] for OHWI).
+    `perm` is the `tgr.output_perm` of a model output whose trailing transpose was trimmed:
+    the user's output is `x.transpose(perm)`, x in the recorded (model-order) shape."""
+
+    name: str
+    dtype: DType
+    shape: tuple[int, ...]
+    quant: int | None = None
+    weight: int | None = None  # index into PlanFile.weights: the tensor is a constant
+    perm: tuple[int, ...] | None = None
+
+    @property
+    def nbytes(self) -> int:
+        return math.prod(self.shape) * DType(self.dtype).size
+
+
+@dataclass(frozen=True)
+class Op(_Normalized):
+    """One op. Inputs list every operand in order, constants included; `weight` and `bias`
+    repeat the constant operands a kernel looks up by role. Parameters that do not apply
+    to `op_type` keep their defaults (see docs/tgrs-format.md, "Op parameters")."""
+
+    op_type: OpType
+    name: str
+    inputs: tuple[int, ...]
+    outputs: tuple[int, ...]
+    weight: int | None = None
+    bias: int | None = None
+    table: int | None = None
+    activation: Activation = Activation.NONE
+    flags: OpFlag = NO_OP_FLAGS
+    params: tuple[int, ...] = ()
+    multipliers: tuple[int, ...] = ()  # Q0.31; per output channel / rhs column / input, or one
+    shifts: tuple[int, ...] = ()  # same length; real = multiplier * 2**(shift - 31)
+    kernel_h: int = 1
+    kernel_w: int = 1
+    stride_h: int = 1
+    stride_w: int = 1
+    dilation_h: int = 1
+    dilation_w: int = 1
+    pad_top: int = 0
+    pad_left: int = 0
+    pad_bottom: int = 0
+    pad_right: int = 0
+    group: int = 1
+    axis: int = 0
+    act_min: int = -128
+    act_max: int = 127
+    mode: int = 0
+    coord_mode: int = 0
+    output_shift: int = 0
+    input_shift: int = 0
+    input2_shift: int = 0
+    left_shift: int = 0
+    clip_min: float = -math.inf
+    clip_max: float = math.inf
+    alpha: float = 0.01
+    epsilon: float = 1e-5
+    pad_value: float = 0.0
+    input_zp: int = 0
+    input2_zp: int = 0
+    output_zp: int = 0
+    output_multiplier: int = 0
+    input_multiplier: int = 0
+    input2_multiplier: int = 0
+    pad_value_q: int = 0
+
+
+@dataclass(frozen=True)
+class Stage(_Normalized):
+    """`inputs` are reloaded from slow memory before the stage, `outputs` spilled after it."""
+
+    ops: tuple[int, ...]
+    inputs: tuple[int, ...]
+    outputs: tuple[int, ...]
+    peak: int
+    tile_plan: int | None = None
+    weight_block: int | None = None
+
+
+@dataclass(frozen=True)
+class TilePlan(_Normalized):
+    tile_h: int
+    num_tiles: int
+    halo: int
+    out_h: int
+    peak: int  # band peak bytes (the whole chain's, for a chain)
+    chain: int = -1
+
+
+@dataclass(frozen=True)
+class Weight:
+    """A constant's bytes, already in its runtime `layout`; `block` groups it for staging."""
+
+    data: bytes
+    layout: WeightLayout = WeightLayout.PLAIN
+    block: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "data", as_bytes(self.data))
+
+
+@dataclass(frozen=True)
+class WeightBlock:
+    """A group of weights (those whose `block` is its index). The sizes are what the reader
+    found; the writer derives them and ignores these, so they take no part in `==`."""
+
+    raw_size: int = field(default=0, compare=False)
+    stored_size: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
+class QuantParam(_Normalized):
+    """Per-tensor (axis -1, one scale) or per-axis along `axis` of the recorded shape."""
+
+    scales: tuple[float, ...]
+    zero_points: tuple[int, ...]
+    axis: int = -1
+
+
+@dataclass
+class PlanFile:
+    """A whole plan. `flags` may hold XIP and QUANTIZED; LZ4 is set by the writer from its
+    `compress` argument and reported by the reader."""
+
+    name: str
+    tensors: list[Tensor]
+    ops: list[Op]
+    stages: list[Stage]
+    inputs: tuple[int, ...]
+    outputs: tuple[int, ...]
+    tile_plans: list[TilePlan] = field(default_factory=list)
+    weights: list[Weight] = field(default_factory=list)
+    weight_blocks: list[WeightBlock] = field(default_factory=list)
+    quant_params: list[QuantParam] = field(default_factory=list)
+    tables: list[bytes] = field(default_factory=list)
+    flags: FileFlag = NO_FILE_FLAGS
+
+    def __post_init__(self) -> None:
+        self.inputs = tuple(self.inputs)
+        self.outputs = tuple(self.outputs)
+        self.tables = [as_bytes(t) for t in self.tables]
