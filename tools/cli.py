@@ -73,7 +73,123 @@ def build_parser() -> argparse.ArgumentParser:
         "--json", action="store_true",
         help="print the report as JSON and nothing else (`stage_count` counts the stages, `stages` lists them)",
     )
+    compile_ = commands.add_parser(
+        "compile", help="compile a model to a .tgrs execution plan",
+        description="Import, normalize, plan at the SRAM budget, lower and write a .tgrs plan (deterministic bytes).",
+    )
+    compile_.add_argument("model", help="the model: .onnx, or ONNX text (.onnxtxt)")
+    compile_.add_argument("-m", "--memory", required=True, metavar="FAST", help="SRAM budget, e.g. 256K")
+    compile_.add_argument("-f", "--flash", metavar="FLASH", help="flash size the .tgrs file must fit")
+    compile_.add_argument("--xip", action="store_true", help="weights are read in place (no LZ4)")
+    compile_.add_argument("-c", "--compress", choices=("none", "lz4"), default="none", help="weight block compression")
+    compile_.add_argument("--align", metavar="N", help="tensor alignment in bytes, a power of two (default 32)")
+    compile_.add_argument("--input-shape", action="append", default=[], metavar="NAME:DxD...")
+    compile_.add_argument("-o", "--output", required=True, help="the .tgrs file to write")
+    inspect = commands.add_parser("inspect", help="describe a .tgrs plan")
+    inspect.add_argument("plan", help="a .tgrs file")
+    inspect.add_argument("--json", action="store_true", help="print JSON")
     return parser
+
+
+def compile_bytes(
+    path: str, budget: int, *, align: int = 32, compress: str = "none", xip: bool = False,
+    input_shapes: dict | None = None,
+) -> bytes:
+    """The .tgrs bytes of an ONNX model (raises DiagnosticException / ValueError on user errors)."""
+    from xdsl.context import Context
+
+    from tigris.dialects.onnx.importer import import_model_file
+    from tigris.emit.tgrs import write_plan
+    from tigris.emit.tgrs.from_ir import plan_file_from_module
+    from tigris.transforms.pipelines import TigrisCompilePass
+
+    module = import_model_file(path, input_shapes)
+    TigrisCompilePass(budget=budget, align=align, compress=compress).apply(Context(), module)
+    return write_plan(plan_file_from_module(module, budget, xip=xip), compress)
+
+
+def run_compile(args: argparse.Namespace) -> str:
+    from pathlib import Path
+
+    from tigris.dialects.onnx.importer import parse_input_shapes
+    from tigris.tools.budgets import BudgetError, parse_align, parse_memory, parse_size
+
+    fast, _ = parse_memory(args.memory, "-m")
+    flash = parse_size(args.flash, "-f") if args.flash is not None else None
+    align = parse_align(args.align) if args.align is not None else 32
+    if args.xip and args.compress == "lz4":
+        raise BudgetError("--xip and -c lz4 exclude each other: XIP weights are read in place")
+    data = compile_bytes(args.model, fast, align=align, compress=args.compress, xip=args.xip,
+                         input_shapes=parse_input_shapes(args.input_shape))
+    if flash is not None and len(data) > flash:
+        raise BudgetError(f"the plan is {len(data)} bytes, {len(data) - flash} bytes more than the flash (-f {flash} bytes)")
+    Path(args.output).write_bytes(data)
+    return f"wrote {args.output}: {len(data)} bytes\n"
+
+
+def inspect_facts(data: bytes) -> dict:
+    from collections import Counter
+
+    from tigris.emit.tgrs import read_plan
+
+    plan = read_plan(data)
+    def tensor(i: int) -> dict:
+        t = plan.tensors[i]
+        return {"index": i, "name": t.name, "dtype": t.dtype.name, "shape": list(t.shape), "bytes": t.nbytes}
+    stages = []
+    for i, s in enumerate(plan.stages):
+        tp = plan.tile_plans[s.tile_plan] if s.tile_plan is not None else None
+        strategy = "normal" if tp is None else ("chain" if tp.chain >= 0 else "tiled")
+        stages.append({
+            "index": i, "ops": len(s.ops), "first_op": plan.ops[s.ops[0]].name if s.ops else "",
+            "peak": s.peak, "strategy": strategy, "reload": len(s.inputs), "spill": len(s.outputs),
+            "weight_block": s.weight_block,
+            "tile": None if tp is None else {"tile_h": tp.tile_h, "num_tiles": tp.num_tiles, "halo": tp.halo,
+                                             "out_h": tp.out_h, "peak": tp.peak, "chain": tp.chain},
+        })
+    return {
+        "name": plan.name, "file_bytes": len(data), "flags": [f.name for f in type(plan.flags) if f in plan.flags],
+        "inputs": [tensor(i) for i in plan.inputs], "outputs": [tensor(i) for i in plan.outputs],
+        "tensors": len(plan.tensors), "op_count": len(plan.ops),
+        "ops_by_type": dict(sorted(Counter(op.op_type.name for op in plan.ops).items())),
+        "stages": stages,
+        "weights": {"count": len(plan.weights), "bytes": sum(len(w.data) for w in plan.weights)},
+        "weight_blocks": [{"index": i, "raw_size": b.raw_size, "stored_size": b.stored_size}
+                          for i, b in enumerate(plan.weight_blocks)],
+        "quant_params": len(plan.quant_params), "tables": len(plan.tables),
+    }
+
+
+def run_inspect(args: argparse.Namespace) -> str:
+    import json
+    from pathlib import Path
+
+    from tigris.tools.budgets import BudgetError
+
+    try:
+        data = Path(args.plan).read_bytes()
+    except OSError as e:
+        raise BudgetError(f"cannot read {args.plan}: {e.strerror}") from None
+    facts = inspect_facts(data)
+    if args.json:
+        return json.dumps(facts, indent=2) + "\n"
+    lines = [f"{facts['name'] or args.plan}: {facts['file_bytes']} bytes, flags {','.join(facts['flags']) or '-'}"]
+    for what in ("inputs", "outputs"):
+        for t in facts[what]:
+            lines.append(f"  {what[:-1]:6} {t['name']} {t['dtype']} {'x'.join(map(str, t['shape']))} ({t['bytes']} B)")
+    lines.append(f"  {facts['op_count']} ops: " + ", ".join(f"{k} {v}" for k, v in facts["ops_by_type"].items()))
+    lines.append(f"  {len(facts['stages'])} stages:")
+    for s in facts["stages"]:
+        tile = s["tile"]
+        extra = f" tile_h {tile['tile_h']} x{tile['num_tiles']} halo {tile['halo']} band peak {tile['peak']}" if tile else ""
+        if tile and tile["chain"] >= 0:
+            extra += f" chain {tile['chain']}"
+        lines.append(f"    {s['index']:3} {s['strategy']:6} {s['ops']:3} ops from {s['first_op']}, peak {s['peak']}{extra}")
+    w = facts["weights"]
+    lines.append(f"  weights: {w['count']} ({w['bytes']} B) in {len(facts['weight_blocks'])} blocks, "
+                 f"stored {sum(b['stored_size'] for b in facts['weight_blocks'])} B")
+    lines.append(f"  quant params {facts['quant_params']}, tables {facts['tables']}")
+    return "\n".join(lines) + "\n"
 
 
 def run_analyze(args: argparse.Namespace) -> str:
@@ -95,15 +211,21 @@ def run_analyze(args: argparse.Namespace) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command != "analyze":
+    if args.command not in ("analyze", "compile", "inspect"):
         parser.print_help()
         return 0
     from xdsl.utils.exceptions import DiagnosticException
 
     from tigris.tools.budgets import BudgetError
 
+    from tigris.emit.tgrs.errors import TgrsFormatError
+
+    run = {"analyze": run_analyze, "compile": run_compile, "inspect": run_inspect}[args.command]
     try:
-        text = run_analyze(args)
+        text = run(args)
+    except (TgrsFormatError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
     except (DiagnosticException, BudgetError) as e:
         from tigris.tools.tigris_opt import _headline
 

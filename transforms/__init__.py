@@ -36,6 +36,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "layout-nhwc": ("lower.layout_nhwc", "LayoutNhwcPass"),
     "compute-quant-scales": ("lower.compute_quant_scales", "ComputeQuantScalesPass"),
     "group-weights": ("lower.group_weights", "GroupWeightsPass"),
+    "tigris-compile": ("pipelines", "TigrisCompilePass"),
 }
 
 

@@ -52,3 +52,35 @@ class TigrisNormalizePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         run_passes(NORMALIZE, ctx, op)
+
+
+@dataclass(frozen=True)
+class TigrisCompilePass(ModulePass):
+    """tigris-normalize, tigris-plan{budget align}, layout-nhwc, compute-quant-scales,
+    group-weights{compress}: a module ready for the `.tgrs` emitter."""
+
+    name = "tigris-compile"
+    budget: int = 0
+    align: int = 32
+    compress: str = "none"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from tigris.transforms.lower.compute_quant_scales import ComputeQuantScalesPass
+        from tigris.transforms.lower.group_weights import GroupWeightsPass
+        from tigris.transforms.lower.layout_nhwc import LayoutNhwcPass
+        from tigris.transforms.plan.passes import TigrisPlanPass
+
+        run_passes(NORMALIZE, ctx, op)
+        for pass_ in (
+            TigrisPlanPass(self.budget, self.align),
+            LayoutNhwcPass(),
+            ComputeQuantScalesPass(),
+            GroupWeightsPass(self.compress),  # type: ignore[arg-type]
+        ):
+            pass_.apply(ctx, op)
+            op.verify()
+        from xdsl.dialects.builtin import IntegerAttr, i64
+
+        from tigris.transforms.plan.graph import main_func
+
+        main_func(op).attributes["tgr.budget"] = IntegerAttr(self.budget, i64)  # for the emitter's band peaks

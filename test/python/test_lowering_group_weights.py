@@ -73,18 +73,20 @@ def test_lz4_blocks_hold_exactly_each_stages_weights(
         first = min(int_attr(use.operation, "tgr.stage") for use in weight.output.uses)
         block = int_attr(weight, "tgr.block")
         assert table[block]["stage"] == first, "a weight belongs to the first stage using it"
-        data = np.ascontiguousarray(weight_array(weight.value)).tobytes()
-        expected.setdefault(block, []).append(data + bytes(-len(data) % 16))  # 16-aligned in the block
+        expected.setdefault(block, []).append(np.ascontiguousarray(weight_array(weight.value)).tobytes())
     payloads = block_payloads(func)
     assert len(payloads) == len(table) == len(expected)
     for index, (entry, payload) in enumerate(zip(table, payloads, strict=True)):
-        assert payload == b"".join(expected[index])
+        layout = b""
+        for part in expected[index]:  # each weight 16-aligned, no padding after the last
+            layout += bytes(-len(layout) % 16) + part
+        assert payload == layout
         assert entry["raw_bytes"] == len(payload)
         packed = compress_block(payload)
         assert entry["compressed_bytes"] == len(packed)
         assert lz4.block.decompress(packed, uncompressed_size=len(payload)) == payload
     assert int_attr(func, "tgr.fast_reserved") == max(entry["raw_bytes"] for entry in table)
-    assert sum(entry["raw_bytes"] for entry in table) == sum(-(-weight_array(w.value).nbytes // 16) * 16 for w in weights)
+    assert sum(entry["raw_bytes"] for entry in table) <= sum(-(-weight_array(w.value).nbytes // 16) * 16 for w in weights)
 
 
 def test_without_compression_blocks_are_raw_and_nothing_is_reserved(model_zoo: dict[str, Path]) -> None:

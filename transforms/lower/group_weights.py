@@ -52,17 +52,23 @@ WEIGHT_ALIGN = 16
 
 
 def block_payloads(func: FuncOp) -> list[bytes]:
-    """Each block's raw bytes, laid out as in the file: its weights in IR order, each padded
-    with zeros to a multiple of WEIGHT_ALIGN (reads `tgr.block`)."""
+    """Each block's raw bytes, laid out as in the file: its weights in IR order, each starting
+    at a multiple of WEIGHT_ALIGN (zero padding between weights, none after the last)."""
     blocks: dict[int, list[bytes]] = {}
     for op in func.walk():
         if isinstance(op, WeightOp):
             block = op.attributes.get("tgr.block")
             if not isinstance(block, IntegerAttr):
                 raise fail(op, "has no tgr.block: run group-weights first")
-            data = weight_bytes(op)
-            blocks.setdefault(block.value.data, []).append(data + bytes(-len(data) % WEIGHT_ALIGN))
-    return [b"".join(blocks[i]) for i in sorted(blocks)]
+            blocks.setdefault(block.value.data, []).append(weight_bytes(op))
+    return [_aligned_concat(blocks[i]) for i in sorted(blocks)]
+
+
+def _aligned_concat(parts: list[bytes]) -> bytes:
+    out = bytearray()
+    for part in parts:
+        out += bytes(-len(out) % WEIGHT_ALIGN) + part
+    return bytes(out)
 
 
 def _first_stage(weight: WeightOp) -> int | None:
