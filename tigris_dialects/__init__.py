@@ -24,11 +24,15 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
 
 def make_context():  # -> xdsl.context.Context (imported lazily: keeps start-up cheap)
-    """A Context knowing xDSL's dialects and ours: for scripts and tests that parse IR."""
+    """A Context knowing xDSL's dialects and ours: for scripts and tests that parse or print IR.
+
+    `tgr` is loaded up front: the printer finds resource tables (weights) only among loaded
+    dialects, and a module built in Python never made the parser load it."""
     from xdsl.context import Context
     from xdsl.dialects import get_all_dialects as xdsl_dialects
 
     ctx = Context()
     for name, factory in [*xdsl_dialects().items(), *get_all_dialects().items()]:
         ctx.register_dialect(name, factory)
+    ctx.load_registered_dialect("tgr")
     return ctx

@@ -29,17 +29,17 @@ def _main(module: ModuleOp) -> FuncOp:
 
 
 def quantize(x: np.ndarray, qtype: QuantType) -> np.ndarray:
+    """As the host does, with the interpreter's (onnxruntime's) QuantizeLinear."""
+    from tigris.dialects.interpreter.kernels_math import quantize_linear
     from tigris.dialects.tgr.weight import numpy_dtype
 
-    dtype = numpy_dtype(qtype.storage)
-    info = np.iinfo(dtype)
-    # float32 division and round-half-to-even, as onnxruntime's QuantizeLinear and the host do
-    q = np.round(x.astype(np.float32) / np.float32(qtype.scale_values[0])) + qtype.zero_point_values[0]
-    return np.clip(q, info.min, info.max).astype(dtype)
+    return quantize_linear(x, np.array(qtype.scale_values[0]), np.array(qtype.zero_point_values[0]), numpy_dtype(qtype.storage), 0)
 
 
 def dequantize(q: np.ndarray, qtype: QuantType) -> np.ndarray:
-    return ((q.astype(np.float64) - qtype.zero_point_values[0]) * qtype.scale_values[0]).astype(np.float32)
+    from tigris.dialects.interpreter.kernels_math import dequantize_linear
+
+    return dequantize_linear(q, np.array(qtype.scale_values[0]), np.array(qtype.zero_point_values[0]), 0)
 
 
 def load_inputs(func: FuncOp, paths: Sequence[str]) -> list[np.ndarray]:

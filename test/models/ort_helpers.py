@@ -42,3 +42,20 @@ def run_onnxruntime(model: onnx.ModelProto | str | Path,
     data = model.SerializeToString() if isinstance(model, onnx.ModelProto) else str(model)
     session = ort.InferenceSession(data, opts, providers=["CPUExecutionProvider"])
     return [np.asarray(r) for r in session.run(None, inputs)]
+
+
+def output_dequantize_scales(path: str | Path) -> list[float]:
+    """For each graph output of a QDQ model, the scale of the DequantizeLinear producing it
+    (through data-movement ops such as Transpose): one output LSB, in float units."""
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    inits = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    producer = {out: node for node in model.graph.node for out in node.output}
+    scales = []
+    for output in model.graph.output:
+        node = producer[output.name]
+        while node.op_type != "DequantizeLinear":
+            node = producer[node.input[0]]
+        scales.append(float(inits[node.input[1]]))
+    return scales

@@ -12,28 +12,20 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 from xdsl.context import Context
-from xdsl.dialects import get_all_dialects as xdsl_dialects
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from tigris.dialects import get_all_dialects
+from tigris.dialects import make_context
 from tigris.dialects.onnx.errors import OnnxImportError
 from tigris.dialects.onnx.graph_order import CycleError, dfs_order
 from tigris.dialects.onnx.importer import import_model, import_model_file
 from tigris.dialects.tgr.weight import WeightOp
+from zoo import FLOAT_MODELS  # test/models, on sys.path via conftest
 
-ZOO_KEYS = [
-    "mobilenet_v2", "resnet", "unet", "yolo", "conv1d", "dense_autoencoder", "pytorch_idioms", "silu_ops",
-]  # fmt: skip
+ZOO_KEYS = list(FLOAT_MODELS)
 
 
-def make_context() -> Context:
-    ctx = Context()
-    for name, factory in [*xdsl_dialects().items(), *get_all_dialects().items()]:
-        ctx.register_dialect(name, factory)
-    ctx.load_registered_dialect("tgr")  # the printer finds resource tables among loaded dialects
-    return ctx
 
 
 def print_module(module: ModuleOp, ctx: Context) -> str:

@@ -11,12 +11,10 @@ import math
 
 import numpy as np
 import pytest
-from xdsl.context import Context
-from xdsl.dialects import get_all_dialects as xdsl_dialects
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import InterpretationError
 
-from tigris.dialects import get_all_dialects
+from tigris.dialects import make_context
 from tigris.dialects.interpreter import quant_math as qm
 from tigris.dialects.interpreter import run_module
 
@@ -96,11 +94,7 @@ def f32(x: float) -> float:
 # -- running one op ------------------------------------------------------------------------------
 
 
-def context() -> Context:
-    ctx = Context()
-    for name, factory in [*xdsl_dialects().items(), *get_all_dialects().items()]:
-        ctx.register_dialect(name, factory)
-    return ctx
+context = make_context
 
 
 def q(scale: float, zp: int, storage: str = "i8") -> str:

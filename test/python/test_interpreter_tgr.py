@@ -12,13 +12,11 @@ import math
 
 import numpy as np
 import pytest
-from xdsl.context import Context
-from xdsl.dialects import get_all_dialects as xdsl_dialects
 from xdsl.dialects.builtin import ModuleOp, TensorType, f32
 from xdsl.utils.exceptions import InterpretationError
 from xdsl.parser import Parser
 
-from tigris.dialects import get_all_dialects
+from tigris.dialects import make_context
 from tigris.dialects.interpreter import OpRecorder, run_module
 from tigris.dialects.tgr.dialect import TGR_OPS
 from tigris.dialects.tgr.weight import make_weight
@@ -31,11 +29,7 @@ def rand(*shape: int) -> np.ndarray:
     return RNG.uniform(-2, 2, shape).astype(np.float32)
 
 
-def context() -> Context:
-    ctx = Context()
-    for name, factory in [*xdsl_dialects().items(), *get_all_dialects().items()]:
-        ctx.register_dialect(name, factory)
-    return ctx
+context = make_context
 
 
 def ttype(shape: tuple[int, ...], element: str = "f32") -> str:

@@ -20,11 +20,13 @@ from onnx import numpy_helper
 from tigris.dialects.interpreter import make_interpreter, run_module
 from tigris.dialects.onnx.importer import import_model_file
 from tigris.dialects.tgr.weight import WeightOp
+from ort_helpers import output_dequantize_scales  # test/models, on sys.path via conftest
+from zoo import FLOAT_MODELS  # test/models, on sys.path via conftest
 
 Runner = Callable[[object, dict[str, np.ndarray]], list[np.ndarray]]
 Inputs = Callable[[Path, int], dict[str, np.ndarray]]
 
-MODELS = ["mobilenet_v2", "resnet", "unet", "yolo", "conv1d", "dense_autoencoder", "pytorch_idioms", "silu_ops"]
+MODELS = list(FLOAT_MODELS)
 INT8_MODELS = [f"{name}_int8" for name in MODELS]
 SEEDS = (0, 1)
 
@@ -36,19 +38,6 @@ one step apart; in these deep models such flips compound (measured: at most 4 an
 20 seeds). `test_every_op_matches_onnxruntime_on_its_inputs` shows each op itself agrees exactly."""
 
 
-def output_dequantize_scales(path: Path) -> list[float]:
-    """For each graph output, the scale of the DequantizeLinear that produces it (through
-    data-movement ops such as Transpose)."""
-    model = onnx.load(str(path))
-    inits = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
-    producer = {out: node for node in model.graph.node for out in node.output}
-    scales = []
-    for output in model.graph.output:
-        node = producer[output.name]
-        while node.op_type != "DequantizeLinear":
-            node = producer[node.input[0]]
-        scales.append(float(inits[node.input[1]]))
-    return scales
 
 
 @pytest.mark.parametrize("key", MODELS)

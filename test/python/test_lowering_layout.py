@@ -21,17 +21,9 @@ from tigris.dialects.tgr import ops_window as win
 from tigris.dialects.tgr.attributes import QuantType
 from tigris.dialects.tgr.weight import WeightOp, numpy_dtype
 from tigris.transforms.pipelines import NORMALIZE, run_passes
+from zoo import FLOAT_MODELS  # test/models, on sys.path via conftest
 
-MODELS = [
-    "mobilenet_v2",
-    "resnet",
-    "unet",
-    "yolo",
-    "conv1d",
-    "dense_autoencoder",
-    "pytorch_idioms",
-    "silu_ops",
-]
+MODELS = list(FLOAT_MODELS)
 LAYOUTS = {"tgr.conv": "ohwi", "tgr.depthwise_conv": "hwc", "tgr.conv1d": "oki", "tgr.conv_transpose": "ohwi"}
 
 

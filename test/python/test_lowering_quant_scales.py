@@ -40,17 +40,9 @@ from tigris.dialects.tgr.ops_window import ConvOp
 from tigris.dialects.tgr.weight import make_weight, numpy_dtype
 from tigris.transforms.lower.compute_quant_scales import ATTRIBUTES
 from tigris.transforms.pipelines import NORMALIZE, run_passes
+from zoo import FLOAT_MODELS  # test/models, on sys.path via conftest
 
-MODELS = [
-    "mobilenet_v2",
-    "resnet",
-    "unet",
-    "yolo",
-    "conv1d",
-    "dense_autoencoder",
-    "pytorch_idioms",
-    "silu_ops",
-]
+MODELS = list(FLOAT_MODELS)
 
 Call = tuple[str, dict[str, Any]]
 

@@ -19,10 +19,9 @@ from tigris.dialects.tgr.attributes import QuantType
 from tigris.dialects.tgr.weight import numpy_dtype
 from tigris.transforms import get_all_passes
 from tigris.transforms.pipelines import NORMALIZE
+from ort_helpers import output_dequantize_scales  # test/models, on sys.path via conftest
+from zoo import FLOAT_MODELS  # test/models, on sys.path via conftest
 
-FLOAT_MODELS = [
-    "mobilenet_v2", "resnet", "unet", "yolo", "conv1d", "dense_autoencoder", "pytorch_idioms", "silu_ops",
-]  # fmt: skip
 
 
 def onnx_layout(module, outputs: list[np.ndarray]) -> list[np.ndarray]:
@@ -36,7 +35,7 @@ def onnx_layout(module, outputs: list[np.ndarray]) -> list[np.ndarray]:
     return restored
 
 
-@pytest.mark.parametrize("name", FLOAT_MODELS)
+@pytest.mark.parametrize("name", list(FLOAT_MODELS))
 def test_every_pass_preserves_float_semantics(name: str, model_zoo: dict[str, Path], run_onnxruntime, random_inputs) -> None:
     path = model_zoo[name]
     feeds = random_inputs(path, 3)
@@ -81,22 +80,6 @@ weight scale gives 43-147 LSB, padding convolutions with 0 instead of the input 
 (conv models), an input zero point off by one in conv 4-32, an output zero point off by one 5-44."""
 
 
-def output_dequantize_scales(path: Path) -> list[float]:
-    """For each graph output of a QDQ model, the scale of the DequantizeLinear producing it
-    (through data-movement ops such as Transpose): one LSB of that output."""
-    import onnx
-    from onnx import numpy_helper
-
-    model = onnx.load(str(path))
-    inits = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
-    producer = {out: node for node in model.graph.node for out in node.output}
-    scales = []
-    for output in model.graph.output:
-        node = producer[output.name]
-        while node.op_type != "DequantizeLinear":
-            node = producer[node.input[0]]
-        scales.append(float(inits[node.input[1]]))
-    return scales
 
 
 def host_inputs(func: FuncOp, inputs: list[np.ndarray]) -> list[np.ndarray]:
@@ -124,7 +107,7 @@ def host_outputs(func: FuncOp, outputs: list[np.ndarray]) -> list[np.ndarray]:
     return real
 
 
-@pytest.mark.parametrize("name", FLOAT_MODELS)
+@pytest.mark.parametrize("name", list(FLOAT_MODELS))
 def test_every_pass_preserves_int8_semantics(name: str, model_zoo: dict[str, Path], run_onnxruntime, random_inputs) -> None:
     """The int8 QDQ model after every pass against onnxruntime on the original model, in LSB of the
     output scale: the float QDQ graph until fold-qdq, the int8 kernels from fold-qdq on."""

@@ -121,6 +121,14 @@ class PartitionTemporalPass(ModulePass):
         write_stages(op, graph, partition_temporal(graph, self.budget, self.align))
 
 
+def _tile_stages(op: ModuleOp, budget: int, align: int, chains: bool) -> None:
+    """Re-plan the stages partition-temporal wrote, with or without chain tiling."""
+    _check(budget, align)
+    graph = build_plan_graph(op)
+    stages = read_stages(op, graph, align)
+    write_stages(op, graph, stages, assign_strategies(graph, stages, budget, align, chains=chains))
+
+
 @dataclass(frozen=True)
 class PartitionSpatialPass(ModulePass):
     """Spatial tiling only (each over-budget tileable stage on its own)."""
@@ -130,10 +138,7 @@ class PartitionSpatialPass(ModulePass):
     align: int = DEFAULT_ALIGN
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        _check(self.budget, self.align)
-        graph = build_plan_graph(op)
-        stages = read_stages(op, graph, self.align)
-        write_stages(op, graph, stages, assign_strategies(graph, stages, self.budget, self.align, chains=False))
+        _tile_stages(op, self.budget, self.align, chains=False)
 
 
 @dataclass(frozen=True)
@@ -145,10 +150,7 @@ class TileChainsPass(ModulePass):
     align: int = DEFAULT_ALIGN
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        _check(self.budget, self.align)
-        graph = build_plan_graph(op)
-        stages = read_stages(op, graph, self.align)
-        write_stages(op, graph, stages, assign_strategies(graph, stages, self.budget, self.align))
+        _tile_stages(op, self.budget, self.align, chains=True)
 
 
 @dataclass(frozen=True)
