@@ -47,7 +47,7 @@ def main() -> int:
         total_passed += passed
         total_failed += failed
     print(f"TOTAL: {total_passed} passed, {total_failed} failed")
-    return 0 if all(c == 0 for c in codes) else 1
+    return 0 if total_failed == 0 and all(c == 0 for c in codes) else 1
 
 
 if __name__ == "__main__":

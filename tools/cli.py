@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib.metadata import version
 
 EPILOG = """examples:
@@ -34,6 +34,9 @@ examples:
   tigris analyze model.onnx -m 256K -f 4M
   tigris analyze model.onnx -m 64K+8M -v
   tigris analyze model.onnx -m 64K --json --input-shape input:1x3x224x224
+  tigris analyze model.onnx -m 64K --plot mem.svg --plot-tiles tiles.png   # needs tigris[plot]
+
+On a terminal, the phases (import, normalize, plan, plots) are shown on stderr as they start.
 """
 
 
@@ -72,6 +75,15 @@ def build_parser() -> argparse.ArgumentParser:
     output.add_argument(
         "--json", action="store_true",
         help="print the report as JSON and nothing else (`stage_count` counts the stages, `stages` lists them)",
+    )
+    analyze.add_argument(
+        "--plot", metavar="FILE",
+        help="write a figure (.svg, .png or .pdf) of live memory per step: unscheduled and planned, "
+        "the budget, stages (tiled and chained ones shaded) and spills; needs matplotlib (tigris[plot])",
+    )
+    analyze.add_argument(
+        "--plot-tiles", metavar="FILE",
+        help="write a figure of each tiled stage's and chain's bands and halos, rows on the y axis",
     )
     compile_ = commands.add_parser(
         "compile", help="compile a model to a .tgrs execution plan",
@@ -193,19 +205,51 @@ def run_inspect(args: argparse.Namespace) -> str:
 
 
 def run_analyze(args: argparse.Namespace) -> str:
+    from pathlib import Path
+
     from tigris.dialects.onnx.importer import parse_input_shapes
-    from tigris.emit.report import analyze, render_text, to_json
+    from tigris.emit.report import render_text, to_json
+    from tigris.emit.report.analysis import analyze_module, normalized_module
     from tigris.tools.budgets import parse_align, parse_memory, parse_size
+    from tigris.tools.progress import Progress
     from tigris.transforms.plan.passes import DEFAULT_ALIGN
 
     fast, slow = parse_memory(args.memory, "-m")
     flash = parse_size(args.flash, "-f") if args.flash is not None else None
     align = parse_align(args.align) if args.align is not None else DEFAULT_ALIGN
-    report = analyze(
-        args.model, fast, slow_budget=slow, flash_budget=flash, align=align,
-        input_shapes=parse_input_shapes(args.input_shape),
-    )
+    figures = _figures(args)
+    progress = Progress("tigris analyze", 3 + len(figures), enabled=not args.json)
+    module = normalized_module(args.model, parse_input_shapes(args.input_shape), progress.phase)
+    progress.phase("plan")
+    report = analyze_module(module, str(args.model), fast, slow_budget=slow, flash_budget=flash, align=align)
+    if figures:
+        from tigris.emit.report.memory_profile import memory_profile
+
+        profile = memory_profile(module, Path(args.model).name, fast, align)
+        for flag, path, draw in figures:
+            progress.phase(f"{flag.lstrip('-').replace('-', ' ')} {path}")
+            draw(profile, path)
+    progress.done()
     return to_json(report) if args.json else render_text(report, args.verbose)
+
+
+def _figures(args: argparse.Namespace) -> list[tuple[str, str, Callable[..., None]]]:
+    """The figures asked for, checked before any work: a bad file type is an `error:`
+    line (exit 1); without matplotlib, one line saying how to get it (exit 2, a usage error)."""
+    wanted = [(flag, path) for flag, path in (("--plot", args.plot), ("--plot-tiles", args.plot_tiles)) if path]
+    if not wanted:
+        return []
+    from tigris.emit.report.plot import MatplotlibMissing, check_path, plot_memory, plot_tiles, require_matplotlib
+
+    for flag, path in wanted:
+        check_path(path, flag)
+    try:
+        require_matplotlib()
+    except MatplotlibMissing:
+        print(f"error: {wanted[0][0]} needs matplotlib: pip install 'tigris[plot]'", file=sys.stderr)
+        raise SystemExit(2) from None
+    draw = {"--plot": plot_memory, "--plot-tiles": plot_tiles}
+    return [(flag, path, draw[flag]) for flag, path in wanted]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

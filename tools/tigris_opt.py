@@ -3,22 +3,29 @@
 Registration goes through the same lazy registries the `xdsl.universe` entry point
 exposes, so plain `xdsl-opt` and `tigris-opt` see the same dialects and passes. On
 top of xdsl-opt this adds: `.onnx`/`.onnxtxt` inputs, `--input-shape`,
-`--pass-pipeline='builtin.module(...)'`, `--elide-weights`, and one-line errors
+`--pass-pipeline='builtin.module(...)'`, `--elide-weights`, `--timing` (MLIR's
+`-mlir-timing`: a wall-time report on stderr, see timing.py), and one-line errors
 with a non-zero exit instead of tracebacks.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipelineCallbackType
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from tigris.tools.pipeline_syntax import expand_pipelines, translate_pass_pipeline
+from tigris.tools.timing import Timing, loaded_pass_classes, render
+
+ONNX_FRONTENDS = ("onnx", "onnxtxt", "onnxtext")
 
 
 class UsageError(Exception):
@@ -27,6 +34,7 @@ class UsageError(Exception):
 
 class TigrisOptMain(xDSLOptMain):
     version_format = "tigris-opt (xdsl {xdsl_version})"
+    timing: Timing | None = None
 
     def register_all_frontends(self) -> None:
         super().register_all_frontends()
@@ -71,6 +79,18 @@ class TigrisOptMain(xDSLOptMain):
             action="store_true",
             help="print weight handles without the dialect_resources trailer (readable, not re-parsable)",
         )
+        arg_parser.add_argument(
+            "--timing",
+            action="store_true",
+            help="after the run, print wall time per phase and per pass (named pipelines: per sub-pass) "
+            "to stderr, like MLIR's -mlir-timing",
+        )
+        arg_parser.add_argument(
+            "--timing-display",
+            choices=("tree", "list"),
+            default="tree",
+            help="--timing layout: tree (execution order, sub-passes nested; default) or list (slowest first)",
+        )
 
     def setup_pipeline(self) -> None:
         if self.args.pass_pipeline is not None:
@@ -86,20 +106,40 @@ class TigrisOptMain(xDSLOptMain):
             weight_resources().elide = True
         if self.args.print_ir_after_all:
             self.args.print_between_passes = True
+        if self.args.timing:
+            self.timing = Timing()
         self.args.passes = expand_pipelines(self.args.passes)
         try:
-            super().setup_pipeline()
+            with self._timed("Pass loading"):
+                super().setup_pipeline()
         except ArgSpecParseError as e:  # malformed pipeline text: keep xDSL's caret diagnostic
             raise UsageError(" ".join(line.strip() for line in str(e).splitlines()[-3:])) from None
         except ValueError as e:  # unknown pass or option
             raise UsageError(_headline(e)) from None
+        if self.timing is not None and self.pipeline.callback is not None:
+            self.pipeline = dataclasses.replace(self.pipeline, callback=self._timed_callback(self.pipeline.callback))
+
+    def run(self) -> None:
+        if self.timing is None:
+            return super().run()
+        with self._timed("Pass loading"):
+            classes = self._pass_classes()
+        with self.timing.instrument(classes):
+            super().run()
+        print(render(self.timing.stop(), self.args.timing_display), end="", file=sys.stderr)
+
+    def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0) -> ModuleOp | None:
+        with self._timed("ONNX import" if file_extension in ONNX_FRONTENDS else "Parser"):
+            return super().parse_chunk(chunk, file_extension, start_offset)
 
     def output_resulting_program(self, prog: ModuleOp) -> str:
-        text = self._target_output(prog)
+        with self._timed("Output"):
+            text = self._target_output(prog)
         if self.args.interpret:
             from tigris.tools.interpret import interpret_and_report
 
-            text += interpret_and_report(prog, self.args.input)
+            with self._timed("Interpreter"):
+                text += interpret_and_report(prog, self.args.input)
         return text
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
@@ -147,6 +187,31 @@ class TigrisOptMain(xDSLOptMain):
         source = self.args.input_file or "<stdin>"
         text = io.read().decode("utf-8", "replace")
         return self._imported(import_model_text(text, self._input_shapes(), source))
+
+    def _timed(self, name: str) -> AbstractContextManager[object]:
+        return self.timing.scope(name) if self.timing is not None else nullcontext()
+
+    def _timed_callback(self, callback: PassPipelineCallbackType) -> PassPipelineCallbackType:
+        """xDSL's between-pass callback verifies the module (and prints it with
+        --print-between-passes): its own line, so pass times are the passes' alone."""
+
+        def timed(previous: ModulePass | None, module: ModuleOp, next_: ModulePass | None) -> None:
+            with self._timed("Verifier"):
+                callback(previous, module, next_)
+
+        return timed
+
+    def _pass_classes(self) -> list[type[ModulePass]]:
+        """Every loaded pass class, so a composite pass's sub-passes are timed too. The
+        named pipelines of `transforms/pipelines.py` may call any TiGrIS pass (and import
+        the lowering passes lazily), so with one of them in the pipeline all TiGrIS passes
+        are loaded first; otherwise nothing is loaded just to be timed."""
+        from tigris.transforms import get_all_passes
+
+        if any(type(p).__module__ == "tigris.transforms.pipelines" for p in self.pipeline.passes):
+            for factory in get_all_passes().values():
+                factory()
+        return loaded_pass_classes()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

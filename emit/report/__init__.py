@@ -1,5 +1,6 @@
 """Reports on a compiled model: `tigris analyze` (analysis.py collects, text.py and
-json_report.py print). The CLI only parses flags and calls these."""
+json_report.py print; memory_profile.py and plot.py draw the optional figures, with
+matplotlib from the `plot` extra). The CLI only parses flags and calls these."""
 
 from tigris.emit.report.analysis import AnalysisReport, Verdict, analyze, analyze_module
 from tigris.emit.report.json_report import to_dict, to_json

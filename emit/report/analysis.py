@@ -8,7 +8,7 @@ the result. `render_text` and `to_json` print an `AnalysisReport`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -197,6 +197,26 @@ def stage_rows(plan: Plan) -> tuple[StageRow, ...]:
     return tuple(rows)
 
 
+def normalized_module(
+    path: str | Path,
+    input_shapes: Mapping[str, list[int]] | None = None,
+    phase: Callable[[str], None] | None = None,
+) -> ModuleOp:
+    """Import an ONNX model (binary or text) and run `tigris-normalize`: the module every
+    report and figure starts from. `phase` is told `import` and `normalize` as each starts
+    (a progress display). User mistakes raise `DiagnosticException`s."""
+    from tigris.dialects.onnx.importer import import_model_file
+    from tigris.transforms.pipelines import NORMALIZE, run_passes
+
+    if phase is not None:
+        phase("import")
+    module = import_model_file(path, input_shapes)
+    if phase is not None:
+        phase("normalize")
+    run_passes(NORMALIZE, Context(), module)
+    return module
+
+
 def analyze(
     path: str | Path,
     budget: int,
@@ -208,11 +228,7 @@ def analyze(
 ) -> AnalysisReport:
     """Import an ONNX model (binary or text), run `tigris-normalize`, plan and report.
     User mistakes raise `DiagnosticException`s (OnnxImportError, PassFailedException)."""
-    from tigris.dialects.onnx.importer import import_model_file
-    from tigris.transforms.pipelines import NORMALIZE, run_passes
-
-    module = import_model_file(path, input_shapes)
-    run_passes(NORMALIZE, Context(), module)
+    module = normalized_module(path, input_shapes)
     return analyze_module(
         module, str(path), budget, slow_budget=slow_budget, flash_budget=flash_budget, align=align
     )

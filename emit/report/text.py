@@ -95,12 +95,14 @@ def _summary(r: AnalysisReport) -> list[str]:
     ]
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right: int) -> list[str]:
-    """Columns padded to their widest cell; the first `right` columns right-aligned."""
+def table(header: Sequence[str], rows: Sequence[Sequence[str]], right: int = 0, align: str = "") -> list[str]:
+    """Columns padded to their widest cell; the first `right` columns right-aligned, or
+    per column as `align` says (`l`/`r`, e.g. "lrr"; also used by the benchmarks)."""
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    align = align or "r" * right + "l" * (len(header) - right)
     lines = []
     for row in [header, *rows]:
-        cells = [c.rjust(w) if i < right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        cells = [c.rjust(w) if align[i] == "r" else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
         lines.append(("  " + "  ".join(cells)).rstrip())
     return lines
 
@@ -112,7 +114,7 @@ def _sweep(r: AnalysisReport) -> list[str]:
         for p in r.sweep
     ]
     head = f"budget sweep (smallest power-of-two budget without overflow: {exact(r.smallest_pow2_budget)})"
-    return [head, *_table(["budget", "stages", "tiled", "chains", "sched peak", "verdict"], rows, right=5)]
+    return [head, *table(["budget", "stages", "tiled", "chains", "sched peak", "verdict"], rows, right=5)]
 
 
 def _strategy(s: StageRow) -> str:
@@ -134,7 +136,7 @@ def _stage_table(r: AnalysisReport) -> list[str]:
     return [
         "stages (untiled: the stage's own peak; sched: after tiling, a chain's band peak;",
         "        inputs/outputs: loaded from / spilled to slow memory, except a chain's links)",
-        *_table(header, rows, right=1),
+        *table(header, rows, right=1),
     ]
 
 

@@ -1,0 +1,25 @@
+"""The benchmarks in bench/ are scripts, not tests; this runs the plan-quality one on one
+small model and budget so a change to the report or the zoo cannot silently break it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def test_plan_quality_prints_a_row(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "plan_quality.py"), "--models", "conv1d", "--budgets", "64K", "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    header, row, wrote = proc.stdout.splitlines()
+    assert header.split()[:3] == ["model", "budget", "verdict"]
+    assert row.split()[:4] == ["conv1d", "64.0", "KiB", "fits"]
+    assert wrote == f"wrote {tmp_path / 'plan_quality.json'}"
+    rows = json.loads((tmp_path / "plan_quality.json").read_text())["rows"]
+    assert [(r["model"], r["budget_bytes"], r["traffic_io_ratio"]) for r in rows] == [("conv1d", 65536, 1.0)]
