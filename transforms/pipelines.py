@@ -57,7 +57,8 @@ class TigrisNormalizePass(ModulePass):
 @dataclass(frozen=True)
 class TigrisCompilePass(ModulePass):
     """tigris-normalize, tigris-plan{budget align}, layout-nhwc, compute-quant-scales,
-    group-weights{compress}: a module ready for the `.tgrs` emitter."""
+    group-weights{compress budget}: a module ready for the `.tgrs` emitter. With compress=lz4 the
+    plan is redone at the budget `choose_plan_budget` picks, leaving room for fast_reserved."""
 
     name = "tigris-compile"
     budget: int = 0
@@ -65,22 +66,26 @@ class TigrisCompilePass(ModulePass):
     compress: str = "none"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        run_passes(NORMALIZE, ctx, op)
+        self.plan_and_lower(ctx, op)
+
+    def plan_and_lower(self, ctx: Context, op: ModuleOp) -> None:
+        """Everything after tigris-normalize (tests reuse one normalized module across budgets)."""
+        from xdsl.dialects.builtin import IntegerAttr, i64
+
         from tigris.transforms.lower.compute_quant_scales import ComputeQuantScalesPass
         from tigris.transforms.lower.group_weights import GroupWeightsPass
         from tigris.transforms.lower.layout_nhwc import LayoutNhwcPass
+        from tigris.transforms.lower.lz4_budget import choose_plan_budget
+        from tigris.transforms.plan.graph import main_func
         from tigris.transforms.plan.passes import TigrisPlanPass
 
-        run_passes(NORMALIZE, ctx, op)
-        for pass_ in (
-            TigrisPlanPass(self.budget, self.align),
-            LayoutNhwcPass(),
-            ComputeQuantScalesPass(),
-            GroupWeightsPass(self.compress),  # type: ignore[arg-type]
-        ):
+        for pass_ in (TigrisPlanPass(self.budget, self.align), LayoutNhwcPass(), ComputeQuantScalesPass()):
             pass_.apply(ctx, op)
             op.verify()
-        from xdsl.dialects.builtin import IntegerAttr, i64
-
-        from tigris.transforms.plan.graph import main_func
-
-        main_func(op).attributes["tgr.budget"] = IntegerAttr(self.budget, i64)  # for the emitter's band peaks
+        if self.compress == "lz4" and (at := choose_plan_budget(op, self.budget, self.align)) != self.budget:
+            TigrisPlanPass(at, self.align).apply(ctx, op)  # the weights are final: price them, then re-plan
+            op.verify()
+        GroupWeightsPass(self.compress, self.budget).apply(ctx, op)  # type: ignore[arg-type]
+        op.verify()
+        main_func(op).attributes["tgr.budget"] = IntegerAttr(self.budget, i64)  # the emitter checks the arena

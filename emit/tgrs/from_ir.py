@@ -10,21 +10,22 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from xdsl.dialects.builtin import (
     ArrayAttr, DenseArrayBase, DictionaryAttr, Float16Type, Float32Type, FloatAttr, IntegerAttr,
     IntegerType, ModuleOp, Signedness, StringAttr, TensorType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from tigris.dialects.tgr.attributes import MemoryAttr, QuantType, StageAttr, TilePlanAttr
+from tigris.dialects.tgr.attributes import QuantType, StageAttr, TilePlanAttr
 from tigris.dialects.tgr.traits import RuntimeOp
 from tigris.dialects.tgr.weight import WeightOp
 from tigris.emit.tgrs.enums import (
     Activation, CoordMode, DType, FileFlag, OpFlag, OpType, PadMode, ResizeMode, WeightLayout,
 )
 from tigris.emit.tgrs.model import Op, PlanFile, QuantParam, Stage, Tensor, TilePlan, Weight, WeightBlock
+from tigris.transforms.lower.weight_reserve import plan_align, scheduled_peaks
 from tigris.transforms.plan.graph import build_plan_graph, main_func
+from tigris.transforms.plan.memory import align_up
 
 
 class FromIrError(ValueError):
@@ -369,34 +370,23 @@ class _Builder:
         stages_attr = self.func.attributes.get("tgr.stages")
         if not isinstance(stages_attr, ArrayAttr):
             raise FromIrError("@main has no tgr.stages: run tigris-compile (or tigris-plan) first")
-        memory = self.func.attributes.get("tgr.memory")
-        align = memory.align.data if isinstance(memory, MemoryAttr) else 32
         blocks_attr = self.func.attributes.get("tgr.weight_blocks")
         block_of_stage: dict[int, int] = {}
         if isinstance(blocks_attr, ArrayAttr):
             for b, entry in enumerate(blocks_attr.data):
                 assert isinstance(entry, DictionaryAttr)
                 block_of_stage[entry.data["stage"].value.data] = b  # type: ignore[union-attr]
-        plan = None
+        peaks = scheduled_peaks(self.func, self.graph)
+        self._check_reserve(peaks)
         stages: list[Stage] = []
         tiles: list[TilePlan] = []
         chain_tile: dict[int, int] = {}
-        for attr in stages_attr.data:
+        for attr, peak in zip(stages_attr.data, peaks, strict=True):
             assert isinstance(attr, StageAttr)
-            index = attr.index.data
             tile_index = None
             if isinstance(attr.tile, TilePlanAttr):
                 tp = attr.tile
                 chain = tp.chain.data
-                peak = getattr(tp, "peak", None)
-                peak = peak.data if peak is not None else None
-                if peak is None:
-                    if plan is None:
-                        plan = self._plan(align)
-                    sp = plan.stages[index]
-                    if sp.tile is None or (sp.tile.tile_h, sp.tile.num_tiles) != (tp.tile_h.data, tp.num_tiles.data):
-                        raise FromIrError(f"stage {index}: its tile plan differs from the planner's at budget {self.budget}")
-                    peak = sp.tile.peak
                 if chain >= 0 and chain in chain_tile:
                     tile_index = chain_tile[chain]
                 else:
@@ -408,25 +398,32 @@ class _Builder:
                 tuple(range(attr.first_step.data, attr.last_step.data + 1)),
                 tuple(int(v) for v in attr.inputs.get_values()),
                 tuple(int(v) for v in attr.outputs.get_values()),
-                attr.peak.data, tile_index, block_of_stage.get(index),
+                attr.peak.data, tile_index, block_of_stage.get(attr.index.data),
             ))
         return stages, tiles
 
-    def _plan(self, align: int):  # noqa: ANN202
-        from tigris.transforms.plan.planner import plan_memory
-
+    def _check_reserve(self, peaks: list[int]) -> None:
+        """fast_reserved is taken from every stage's arena: with the budget known (the argument
+        or tigris-compile's `tgr.budget`), refuse a plan where it and a stage's peak overflow it."""
         budget = self.budget
         if budget is None:
             attr = self.func.attributes.get("tgr.budget")
             budget = attr.value.data if isinstance(attr, IntegerAttr) else None
-        if budget is None:
-            raise FromIrError("tile plans need their band peaks: pass the budget (or tgr.budget on @main)")
-        self.budget = budget
-        return plan_memory(self.graph, budget, align)
+        reserved = fast_reserved(self.module)
+        if budget is None or not reserved:
+            return
+        align = plan_align(self.func)
+        for index, peak in enumerate(peaks):
+            if align_up(reserved, align) + peak > budget:
+                raise FromIrError(
+                    f"stage {index}: fast_reserved {reserved} (aligned to {align}) + its peak {peak} "
+                    f"exceed the budget {budget}"
+                )
 
 
 def plan_file_from_module(module: ModuleOp, budget: int | None = None, *, xip: bool = False) -> PlanFile:
-    """The `PlanFile` of a module after `tigris-compile` (raises `FromIrError`)."""
+    """The `PlanFile` of a module after `tigris-compile` (raises `FromIrError`). `budget` is the
+    arena the plan is for (default: `tgr.budget`): the LZ4 weight reserve must fit beside every stage."""
     b = _Builder(module, budget)
     inputs, outputs = b.build_tensors()
     ops = []

@@ -1,7 +1,7 @@
 """CLI: build the float and int8 test models into a directory.
 
 Usage: python test/models/build_models.py OUT_DIR [--only NAME ...]
-       [--float-only] [--resolution N]
+       [--float-only] [--resolution N] [--prune F]
 Prints one line per model: name, path, parameter count, file size.
 """
 
@@ -27,10 +27,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="+", choices=sorted(zoo.FLOAT_MODELS), metavar="NAME",
                         help=f"subset of: {', '.join(zoo.FLOAT_MODELS)}")
     parser.add_argument("--float-only", action="store_true", help="skip int8 QDQ versions")
-    parser.add_argument("--resolution", type=int, help="mobilenet_v2 input resolution")
+    parser.add_argument("--resolution", type=int, default=96, help="mobilenet_v2 input resolution")
+    parser.add_argument("--prune", type=float, default=0.0,
+                        help="mobilenet_v2: zero this fraction of each layer's smallest weights")
     args = parser.parse_args(argv)
-    if args.resolution is not None:
-        zoo.FLOAT_MODELS["mobilenet_v2"] = partial(zoo.default_mobilenet, args.resolution)
+    zoo.FLOAT_MODELS["mobilenet_v2"] = partial(zoo.default_mobilenet, args.resolution, args.prune)
     start = time.perf_counter()
     paths = zoo.build_zoo(args.out_dir, args.only, float_only=args.float_only)
     for name, path in paths.items():

@@ -11,6 +11,7 @@ from __future__ import annotations
 import onnx
 
 from graph_builder import GraphBuilder
+from prune import magnitude_prune
 
 # (expansion t, output channels c, repeats n, first stride s) — the paper's table.
 BLOCKS: tuple[tuple[int, int, int, int], ...] = (
@@ -47,8 +48,10 @@ def _inverted_residual(g: GraphBuilder, x: str, cout: int, stride: int, expand: 
 
 
 def build_mobilenet_v2(resolution: int = 96, width: float = 1.0, num_classes: int = 1000,
-                       last_channels: int | None = None, seed: int = 0) -> onnx.ModelProto:
-    """Build the model; ``last_channels`` defaults to torchvision's rule."""
+                       last_channels: int | None = None, seed: int = 0,
+                       prune: float = 0.0) -> onnx.ModelProto:
+    """Build the model; ``last_channels`` defaults to torchvision's rule. ``prune`` zeroes that
+    fraction of each conv's and the classifier's smallest-magnitude weights (``magnitude_prune``)."""
     g = GraphBuilder("mobilenet_v2", seed)
     x = g.add_input("input", (1, 3, resolution, resolution))
     x = _conv_bn(g, x, make_divisible(32 * width), 3, stride=2)
@@ -60,4 +63,6 @@ def build_mobilenet_v2(resolution: int = 96, width: float = 1.0, num_classes: in
     x = _conv_bn(g, x, last_channels, 1)
     x = g.flatten(g.global_avg_pool(x))
     logits = g.gemm(x, num_classes, gain=1.0)
-    return g.build({"logits": logits}, doc=f"MobileNetV2-like r={resolution} w={width}")
+    doc = f"MobileNetV2-like r={resolution} w={width}" + (f" pruned={prune}" if prune else "")
+    model = g.build({"logits": logits}, doc=doc)
+    return magnitude_prune(model, prune) if prune else model

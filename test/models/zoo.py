@@ -21,9 +21,10 @@ from unet import build_unet
 from yolo import build_yolo
 
 
-def default_mobilenet(resolution: int = 96) -> onnx.ModelProto:
-    """Zoo MobileNetV2: width 0.35, 10 classes — small enough to test quickly."""
-    return build_mobilenet_v2(resolution=resolution, width=0.35, num_classes=10)
+def default_mobilenet(resolution: int = 96, prune: float = 0.0) -> onnx.ModelProto:
+    """Zoo MobileNetV2: width 0.35, 10 classes — small enough to test quickly; ``prune``: see
+    ``build_mobilenet_v2``."""
+    return build_mobilenet_v2(resolution=resolution, width=0.35, num_classes=10, prune=prune)
 
 
 FLOAT_MODELS: dict[str, Callable[[], onnx.ModelProto]] = {

@@ -1,39 +1,61 @@
-"""group-weights{compress=none|lz4}: weights grouped into one block per stage (spec/pipeline.md 7.3).
+"""group-weights{compress=none|lz4 budget=N}: weights grouped into per-stage blocks (spec/pipeline.md 7.3).
 
-The runtime loads (and with LZ4 decompresses) a stage's weights before running it, into the
-`fast_reserved` prefix of its SRAM arena. A weight belongs to the first stage that uses it (the
-smallest `tgr.stage` among its users, as written by `tigris-plan`); blocks are numbered in stage
-order, over the stages that first-use at least one weight. The pass writes:
+The runtime reads a stage's weights from its block. compress=none: blocks are stored raw and read
+in place like the blob, so every weight simply joins the block of the first stage that uses it
+(the smallest `tgr.stage` among its users, as written by `tigris-plan`).
 
-    tgr.block = i : i64                  on each tgr.weight
+compress=lz4: the runtime decompresses the stage's block into `fast_reserved`, a prefix of the
+SRAM arena of `budget` bytes that every stage gives up, and only that one block is there while the
+stage runs. So a block costs arena, and a weight the blob holds is read in place from flash at no
+cost. The rule (`pack_lz4`): a weight joins the block of stage s only if every op reading it is in
+s; stage s's block takes such weights in IR order while its raw size stays within the reserve
+(`weight_reserve.reserve_capacity`: budget minus the largest scheduled peak, aligned down; 0 if a
+stage overflows), skipping any that do not fit; a block LZ4 does not make smaller is dropped. Every
+other weight stays in the blob. Hence `fast_reserved` (aligned up) + every stage's peak, or band
+peak for a tiled or chained stage, <= budget. The pass takes the plan it is given; a plan made at the
+full budget leaves little, so tigris-compile first picks a smaller planning budget that leaves a
+reserve worth having (`lz4_budget.choose_plan_budget`, which explains the policy).
+
+Blocks are numbered in stage order. The pass writes:
+
+    tgr.block = i : i64                  on each tgr.weight in block i (none: the weight is in the blob)
     tgr.weight_blocks = [{stage = s : i64, raw_bytes = r : i64, compressed_bytes = c : i64}, ...]
                                          on @main: an ArrayAttr of DictionaryAttr, entry i = block
                                          i (builtin attributes; the fields always in this order)
     tgr.fast_reserved = n : i64          on @main: the largest raw_bytes with compress=lz4, else 0
 
 A block's bytes are the raw bytes of its weights (`weight_bytes`: C order, little-endian, a
-quantized weight's storage integers) concatenated in IR order (`block_payloads`). With lz4,
-compressed_bytes is the length of `compress_block(payload)` = lz4.block.compress(payload,
-store_size=False), every block compressed; with none it equals raw_bytes. The emitter calls
-the same two functions, so the sizes here are the bytes it writes. Run it after layout-nhwc,
-which changes the weight bytes.
+quantized weight's storage integers) in IR order, each starting at a multiple of WEIGHT_ALIGN (zero
+padding between weights, none after the last), as the .tgrs writer lays them out. With lz4,
+compressed_bytes is the length of `compress_block(bytes)` = lz4.block.compress(bytes,
+store_size=False), what the writer stores; with none it equals raw_bytes. Run it after
+layout-nhwc, which changes the weight bytes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 import lz4.block
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, i64
-from xdsl.dialects.func import FuncOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from tigris.dialects.tgr.weight import WeightOp
-from tigris.transforms.plan.graph import main_func
+from tigris.transforms.lower.weight_reserve import plan_align, reserve_capacity, scheduled_peaks
+from tigris.transforms.plan.graph import build_plan_graph, main_func
+from tigris.transforms.plan.memory import align_up
 from tigris.transforms.rewriting import fail
+
+WEIGHT_ALIGN = 16
+"""Each weight starts 16-byte aligned inside its block, as the .tgrs format lays blocks out
+(docs/tgrs-format.md: an int32 bias after an odd-sized int8 weight must stay aligned)."""
+
+BLOCK_RECORD = 12
+"""Bytes of a tigris_weight_block_t: what a block costs in the file besides its data."""
 
 
 def weight_bytes(weight: WeightOp) -> bytes:
@@ -46,44 +68,75 @@ def compress_block(payload: bytes) -> bytes:
     return lz4.block.compress(payload, store_size=False)
 
 
-WEIGHT_ALIGN = 16
-"""Each weight starts 16-byte aligned inside its block, as the .tgrs format lays blocks out
-(docs/tgrs-format.md: an int32 bias after an odd-sized int8 weight must stay aligned)."""
-
-
-def block_payloads(func: FuncOp) -> list[bytes]:
-    """Each block's raw bytes, laid out as in the file: its weights in IR order, each starting
-    at a multiple of WEIGHT_ALIGN (zero padding between weights, none after the last)."""
-    blocks: dict[int, list[bytes]] = {}
-    for op in func.walk():
-        if isinstance(op, WeightOp):
-            block = op.attributes.get("tgr.block")
-            if not isinstance(block, IntegerAttr):
-                raise fail(op, "has no tgr.block: run group-weights first")
-            blocks.setdefault(block.value.data, []).append(weight_bytes(op))
-    return [_aligned_concat(blocks[i]) for i in sorted(blocks)]
-
-
-def _aligned_concat(parts: list[bytes]) -> bytes:
+def _aligned_concat(parts: Sequence[bytes]) -> bytes:
     out = bytearray()
     for part in parts:
         out += bytes(-len(out) % WEIGHT_ALIGN) + part
     return bytes(out)
 
 
-def _first_stage(weight: WeightOp) -> int | None:
-    stages = [
-        use.operation.attributes["tgr.stage"]
+def _aligned_size(sizes: Sequence[int]) -> int:
+    end = 0
+    for size in sizes:
+        end += -end % WEIGHT_ALIGN + size
+    return end
+
+
+@dataclass(frozen=True)
+class Block:
+    """One weight block: `weights` are indices into the pass's weights, in IR order."""
+
+    stage: int
+    weights: tuple[int, ...]
+    raw_bytes: int
+    compressed_bytes: int
+
+
+def pack_lz4(payloads: Sequence[bytes], stages: Sequence[set[int]], capacity: int) -> list[Block]:
+    """The LZ4 rule of the module docstring, in stage order. `payloads[i]` are weight i's bytes,
+    `stages[i]` the stages whose ops read it."""
+    chosen: dict[int, list[int]] = {}
+    ends: dict[int, int] = {}  # a block's raw size so far
+    for i, (payload, users) in enumerate(zip(payloads, stages, strict=True)):
+        if len(users) != 1:
+            continue
+        stage = next(iter(users))
+        end = ends.get(stage, 0)
+        end += -end % WEIGHT_ALIGN + len(payload)
+        if end <= capacity:
+            chosen.setdefault(stage, []).append(i)
+            ends[stage] = end
+    blocks = []
+    for stage in sorted(chosen):
+        packed = len(compress_block(_aligned_concat([payloads[i] for i in chosen[stage]])))
+        if packed < ends[stage]:
+            blocks.append(Block(stage, tuple(chosen[stage]), ends[stage], packed))
+    return blocks
+
+
+def stored_bytes(payloads: Sequence[bytes], blocks: Sequence[Block]) -> int:
+    """What the weights of an LZ4 plan take in the file: the blob, the block streams (each
+    16-aligned) and the block records."""
+    blocked = {i for block in blocks for i in block.weights}
+    blob = _aligned_size([len(p) for i, p in enumerate(payloads) if i not in blocked])
+    streams = sum(align_up(b.compressed_bytes, WEIGHT_ALIGN) for b in blocks)
+    return blob + streams + BLOCK_RECORD * len(blocks)
+
+
+def weight_stages(weight: WeightOp) -> set[int]:
+    """The stages whose ops read `weight` (its users' `tgr.stage`)."""
+    return {
+        attr.value.data
         for use in weight.output.uses
-        if "tgr.stage" in use.operation.attributes
-    ]
-    return min((s.value.data for s in stages if isinstance(s, IntegerAttr)), default=None)
+        if isinstance(attr := use.operation.attributes.get("tgr.stage"), IntegerAttr)
+    }
 
 
 @dataclass(frozen=True)
 class GroupWeightsPass(ModulePass):
     name = "group-weights"
     compress: Literal["none", "lz4"] = "none"
+    budget: int = 0
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         func = main_func(op)
@@ -91,23 +144,41 @@ class GroupWeightsPass(ModulePass):
             raise PassFailedException(
                 "group-weights needs a plan: run tigris-plan first (@main has no tgr.stages)"
             )
+        if self.compress == "lz4" and self.budget < 1:
+            raise PassFailedException(
+                "group-weights{compress=lz4} needs budget=<bytes>: fast_reserved comes out of that arena"
+            )
         weights = [w for w in func.walk() if isinstance(w, WeightOp)]
-        first = {}
-        for weight in weights:
-            stage = _first_stage(weight)
-            if stage is None:
+        stages = [weight_stages(w) for w in weights]
+        for weight, users in zip(weights, stages):
+            if not users:
                 raise fail(weight, "no op with a tgr.stage uses this weight")
-            first[weight] = stage
-        block_of = {stage: index for index, stage in enumerate(sorted(set(first.values())))}
-        for weight in weights:
-            weight.attributes["tgr.block"] = IntegerAttr(block_of[first[weight]], i64)
-        entries = []
-        largest = 0
-        for stage, payload in zip(sorted(block_of), block_payloads(func), strict=True):
-            raw = len(payload)
-            packed = len(compress_block(payload)) if self.compress == "lz4" else raw
-            largest = max(largest, raw)
-            fields = {"stage": stage, "raw_bytes": raw, "compressed_bytes": packed}
-            entries.append(DictionaryAttr({k: IntegerAttr(v, i64) for k, v in fields.items()}))
+        if self.compress == "lz4":
+            peaks = scheduled_peaks(func, build_plan_graph(op))
+            capacity = reserve_capacity(self.budget, peaks, plan_align(func))
+            blocks = pack_lz4([weight_bytes(w) for w in weights], stages, capacity)
+        else:
+            firsts: dict[int, list[int]] = {}
+            for i, users in enumerate(stages):
+                firsts.setdefault(min(users), []).append(i)
+            blocks = []
+            for stage in sorted(firsts):
+                raw = _aligned_size([weights[i].array().nbytes for i in firsts[stage]])
+                blocks.append(Block(stage, tuple(firsts[stage]), raw, raw))
+        block_of = {i: b for b, block in enumerate(blocks) for i in block.weights}
+        for i, weight in enumerate(weights):
+            if i in block_of:
+                weight.attributes["tgr.block"] = IntegerAttr(block_of[i], i64)
+            else:
+                weight.attributes.pop("tgr.block", None)
+        entries = [
+            DictionaryAttr({
+                "stage": IntegerAttr(b.stage, i64),
+                "raw_bytes": IntegerAttr(b.raw_bytes, i64),
+                "compressed_bytes": IntegerAttr(b.compressed_bytes, i64),
+            })
+            for b in blocks
+        ]
+        largest = max((b.raw_bytes for b in blocks), default=0) if self.compress == "lz4" else 0
         func.attributes["tgr.weight_blocks"] = ArrayAttr(entries)
-        func.attributes["tgr.fast_reserved"] = IntegerAttr(largest if self.compress == "lz4" else 0, i64)
+        func.attributes["tgr.fast_reserved"] = IntegerAttr(largest, i64)

@@ -14,7 +14,9 @@ from tigris.transforms.plan.bands import tile_ranges
 from tigris.transforms.plan.graph import PlanGraph
 from tigris.transforms.plan.memory import align_up, timeline
 from tigris.transforms.plan.temporal import Stage, make_stage, partition_temporal
-from tigris.transforms.plan.tiling import TilePlan, band_peak, band_rows, chain_links, is_tileable, plan_chain, plan_spatial
+from tigris.transforms.plan.tiling import (
+    TilePlan, band_peak, band_rows, chain_links, chain_rows, is_tileable, plan_chain, plan_spatial,
+)
 
 
 @dataclass
@@ -97,6 +99,13 @@ def _spatial_or_normal(graph: PlanGraph, stage: Stage, budget: int, align: int) 
     if tile is not None and tile.peak < stage.peak:
         return StagePlan(stage, "tiled", tile)
     return StagePlan(stage, "normal")
+
+
+def tile_peak(graph: PlanGraph, stages: list[Stage], tile_h: int, align: int) -> int:
+    """The band peak of `tile_h`-row tiles over `stages` (a lone tiled stage, or a whole chain):
+    the peak `plan_spatial` / `plan_chain` computed, recovered from a tile plan's height alone."""
+    rows = chain_rows(graph, stages, tile_h)
+    return max(band_peak(graph, stage, stage_rows, align) for stage, stage_rows in zip(stages, rows))
 
 
 def groups(plan: Plan) -> list[list[StagePlan]]:
