@@ -1,7 +1,7 @@
 """Shared pytest fixtures: the test-model zoo (built once) and ORT helpers.
 
-``test/models`` is a plain folder (no packages, --import-mode=importlib), so it
-is put on ``sys.path`` here; heavy imports stay inside the fixtures.
+``test/models`` and ``test/support`` are plain folders (no packages, --import-mode=importlib),
+so they are put on ``sys.path`` here; heavy imports stay inside the fixtures.
 """
 
 from __future__ import annotations
@@ -14,8 +14,10 @@ import numpy as np
 import pytest
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
-if str(MODELS_DIR) not in sys.path:
-    sys.path.insert(0, str(MODELS_DIR))
+SUPPORT_DIR = Path(__file__).resolve().parent / "support"
+for _folder in (MODELS_DIR, SUPPORT_DIR):
+    if str(_folder) not in sys.path:
+        sys.path.insert(0, str(_folder))
 
 
 @pytest.fixture(scope="session")

@@ -18,6 +18,9 @@ EPILOG = """examples:
   tigris analyze model.onnx -m 256K -f 4M       # does it fit 256 KiB of SRAM and 4 MiB of flash?
   tigris analyze model.onnx -m 64K+8M -v        # 64 KiB SRAM + 8 MiB PSRAM, one row per stage
   tigris analyze model.onnx -m 64K --json       # the same facts as JSON
+  tigris compile model.onnx -m 64K -o model.tgrs   # write the execution plan
+  tigris run model.tgrs --input x.npy --output y.npy   # run it on this host (C runtime)
+  tigris inspect model.tgrs                     # what is in a plan
   tigris --version
   tigris-opt model.onnx                         # the imported IR (onnx dialect)
   tigris-opt model.onnx --elide-weights         # the same, weights as handles only
@@ -97,6 +100,9 @@ def build_parser() -> argparse.ArgumentParser:
     compile_.add_argument("--align", metavar="N", help="tensor alignment in bytes, a power of two (default 32)")
     compile_.add_argument("--input-shape", action="append", default=[], metavar="NAME:DxD...")
     compile_.add_argument("-o", "--output", required=True, help="the .tgrs file to write")
+    from tigris.tools.cli_run import add_run_parser
+
+    add_run_parser(commands)
     inspect = commands.add_parser("inspect", help="describe a .tgrs plan")
     inspect.add_argument("plan", help="a .tgrs file")
     inspect.add_argument("--json", action="store_true", help="print JSON")
@@ -255,7 +261,7 @@ def _figures(args: argparse.Namespace) -> list[tuple[str, str, Callable[..., Non
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command not in ("analyze", "compile", "inspect"):
+    if args.command not in ("analyze", "compile", "inspect", "run"):
         parser.print_help()
         return 0
     from xdsl.utils.exceptions import DiagnosticException
@@ -264,7 +270,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from tigris.emit.tgrs.errors import TgrsFormatError
 
-    run = {"analyze": run_analyze, "compile": run_compile, "inspect": run_inspect}[args.command]
+    from tigris.tools.cli_run import run_run
+
+    run = {"analyze": run_analyze, "compile": run_compile, "inspect": run_inspect, "run": run_run}[args.command]
     try:
         text = run(args)
     except (TgrsFormatError, ValueError) as e:

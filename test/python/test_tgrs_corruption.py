@@ -2,180 +2,18 @@
 mutations never raise anything but TgrsFormatError.
 
 Corruptions are made at the byte level (the CRC is then recomputed, so the check under
-test is the one that fires). The valid plans come from test_tgrs_roundtrip.py.
+test is the one that fires). The valid plans come from test_tgrs_roundtrip.py; the cases
+live in test/support/tgrs_corruptions.py, which the C loader's tests share.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import struct
-import zlib
 from collections.abc import Callable
-from pathlib import Path
-from types import ModuleType
 
 import pytest
-
+from tgrs_corruptions import CASES, FILES, mutate  # test/support (on sys.path via conftest.py)
 from tigris.emit.tgrs import TgrsFormatError, read_plan, write_plan
-from tigris.emit.tgrs.enums import SectionKind as K
-from tigris.emit.tgrs.layout import Record
-from tigris.emit.tgrs.records import (
-    HEADER,
-    OP,
-    QUANT_PARAM,
-    RECORDS,
-    STAGE,
-    TENSOR,
-    TILE_PLAN,
-    WEIGHT_BLOCK,
-    WEIGHT_ENTRY,
-)
-
-
-def _load_plans() -> ModuleType:
-    path = Path(__file__).with_name("test_tgrs_roundtrip.py")
-    spec = importlib.util.spec_from_file_location("tgrs_plans", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-PLANS = _load_plans()
-FILES = {
-    "int8": write_plan(PLANS.int8_chain()),
-    "float": write_plan(PLANS.float_cnn()),
-    "blocked": write_plan(PLANS.blocked(), "lz4"),
-    "shapes": write_plan(PLANS.shape_ops()),
-    "minimal": write_plan(PLANS.minimal()),
-}
-FMT = {
-    "uint8_t": "<B",
-    "int8_t": "<b",
-    "uint16_t": "<H",
-    "int16_t": "<h",
-    "uint32_t": "<I",
-    "int32_t": "<i",
-    "float": "<f",
-}
-
-
-def with_crc(d: bytes) -> bytes:
-    return d[:16] + struct.pack("<I", zlib.crc32(d[64:])) + d[20:]
-
-
-def sections(d: bytes) -> dict[K, tuple[int, int, int]]:
-    n = struct.unpack_from("<H", d, HEADER.offsets["num_sections"])[0]
-    return {
-        K(struct.unpack_from("<H", d, 64 + 16 * i)[0]): struct.unpack_from("<III", d, 68 + 16 * i)
-        for i in range(n)
-    }
-
-
-def put(d: bytes, offset: int, fmt: str, value: object) -> bytes:
-    return with_crc(d[:offset] + struct.pack(fmt, value) + d[offset + struct.calcsize(fmt) :])
-
-
-def field_at(d: bytes, kind: K, rec: Record, index: int, name: str) -> int:
-    return sections(d)[kind][0] + index * rec.size + rec.offsets[name]
-
-
-def set_field(d: bytes, kind: K, rec: Record, index: int, name: str, value: object) -> bytes:
-    f = next(f for f in rec.fields if f.name == name)
-    return put(d, field_at(d, kind, rec, index, name), FMT[f.ctype], value)
-
-
-def get_field(d: bytes, kind: K, rec: Record, index: int, name: str) -> int:
-    f = next(f for f in rec.fields if f.name == name)
-    return struct.unpack_from(FMT[f.ctype], d, field_at(d, kind, rec, index, name))[0]
-
-
-def set_header(d: bytes, name: str, value: int) -> bytes:
-    fmt = FMT[next(f for f in HEADER.fields if f.name == name).ctype]
-    return put(d, HEADER.offsets[name], fmt, value)
-
-
-def set_section(d: bytes, kind: K, name: str, value: int) -> bytes:
-    i = list(sections(d)).index(kind)
-    return put(
-        d,
-        64 + 16 * i + {"kind": 0, "offset": 4, "size": 8, "count": 12}[name],
-        "<H" if name == "kind" else "<I",
-        value,
-    )
-
-
-def set_pool(d: bytes, kind: K, elem: int, value: int) -> bytes:
-    fmt = {K.INDEX_POOL: "<H", K.SHAPE_POOL: "<i", K.QUANT_DATA: "<i"}[kind]
-    return put(d, sections(d)[kind][0] + elem * struct.calcsize(fmt), fmt, value)
-
-
-def op_input_slot(d: bytes, op: int, k: int) -> int:
-    return get_field(d, K.OPS, OP, op, "inputs") + k
-
-
-Case = tuple[str, Callable[[bytes], bytes], str, str]
-CASES: list[Case] = [
-    ("int8", lambda d: d[:40], "TOO_SMALL", "file is 40 bytes, smaller than the 64-byte header"),
-    ("int8", lambda d: d[:-7], "BAD_SIZE", r"file_size: header says (\d+) bytes, the file has \d+"),
-    ("int8", lambda d: put(d, 0, "4s", b"TGRZ"), "BAD_MAGIC", r"magic: b'TGRZ', expected b'TGRS'"),
-    ("int8", lambda d: put(d, 4, "<H", 2), "BAD_VERSION", r"version: 2\.0 is not supported"),
-    ("int8", lambda d: put(d, 6, "<H", 1), "BAD_VERSION", r"version: 1\.1 is not supported"),
-    ("int8", lambda d: set_header(d, "header_size", 80), "BAD_VERSION", "header_size: 80, version 1.x has 64"),
-    ("int8", lambda d: set_header(d, "file_size", len(d) + 4), "BAD_SIZE", "file_size: header says"),
-    ("int8", lambda d: d[:-1] + bytes([d[-1] ^ 1]), "BAD_CRC", "crc32: header says 0x[0-9a-f]{8}, the data gives"),
-    ("int8", lambda d: set_header(d, "flags", 0x84), "BAD_RECORD", "header flags: unknown bits 0x80"),
-    ("int8", lambda d: set_header(d, "reserved", 5), "BAD_RECORD", "header reserved: reserved field is 5"),
-    ("int8", lambda d: set_header(d, "num_sections", 400), "BAD_SECTION", "num_sections: 400 entries run past"),
-    ("int8", lambda d: set_section(d, K.OPS, "offset", len(d) + 16), "BAD_SECTION", r"section 1 \(OPS\) offset: bytes \[\d+, \d+\) are outside"),
-    ("int8", lambda d: set_section(d, K.OPS, "offset", 32), "BAD_SECTION", r"section 1 \(OPS\) offset: bytes \[32, \d+\) are outside"),
-    ("int8", lambda d: set_section(d, K.OPS, "offset", sections(d)[K.OPS][0] + 4), "BAD_SECTION", "is not a multiple of 16"),
-    ("int8", lambda d: set_section(d, K.STAGES, "offset", sections(d)[K.OPS][0]), "BAD_SECTION", r"section \d \((OPS|STAGES)\) offset: overlaps section \d \((STAGES|OPS)\)"),
-    ("int8", lambda d: set_section(d, K.OPS, "size", 100), "BAD_SECTION", r"\(OPS\) size: 100 bytes != count 8 x 120 bytes"),
-    ("int8", lambda d: set_section(d, K.OPS, "kind", 99), "BAD_SECTION", "section 1 kind: unknown value 99"),
-    ("int8", lambda d: set_section(d, K.OPS, "kind", 1), "BAD_SECTION", r"section 1 \(TENSORS\) kind: a second TENSORS section"),
-    ("minimal", lambda d: set_header(d, "num_sections", 5), "MISSING_SEC", "section STRINGS is required but missing"),
-    ("int8", lambda d: set_header(d, "num_ops", 9), "BAD_SECTION", "num_ops: header says 9, section OPS holds 8"),
-    ("float", lambda d: set_header(d, "num_tables", 1), "MISSING_SEC", "num_tables: header says 1, section TABLES holds 0"),
-    ("int8", lambda d: set_pool(d, K.INDEX_POOL, op_input_slot(d, 1, 0), 999), "BAD_RECORD", r"op 1 \(conv\) inputs\[0\]: index 999 >= num_tensors 13"),
-    ("int8", lambda d: set_field(d, K.OPS, OP, 1, "inputs", 60000), "BAD_RECORD", r"op 1 \(conv\) inputs: index pool range \[60000, 60003\) is outside the pool"),
-    ("int8", lambda d: set_field(d, K.TENSORS, TENSOR, 2, "name", 99999), "BAD_RECORD", "tensor 2 name: string offset 99999 has no NUL-terminated string"),
-    ("int8", lambda d: set_field(d, K.TENSORS, TENSOR, 0, "shape", 1 << 20), "BAD_RECORD", "tensor 0 shape: shape pool range"),
-    ("int8", lambda d: set_field(d, K.TENSORS, TENSOR, 1, "quant", 77), "BAD_RECORD", "tensor 1 quant: index 77 >= num_quant_params 7"),
-    ("int8", lambda d: set_field(d, K.TENSORS, TENSOR, 0, "quant", 0), "BAD_RECORD", "tensor 0 quant: a F32 tensor cannot be quantized"),
-    ("int8", lambda d: set_field(d, K.TENSORS, TENSOR, 1, "quant", 1), "BAD_RECORD", "tensor 1 quant: quant param 1 has 8 channels on axis 0"),
-    ("int8", lambda d: set_field(d, K.TENSORS, TENSOR, 2, "weight", 50), "BAD_RECORD", "tensor 2 weight: index 50 >= num_weights 4"),
-    ("int8", lambda d: set_field(d, K.TENSORS, TENSOR, 3, "size", 33), "BAD_RECORD", r"tensor 3 size: 33 != 32 bytes of shape \(8,\) I32"),
-    ("int8", lambda d: set_field(d, K.TENSORS, TENSOR, 0, "dtype", 99), "BAD_RECORD", "tensor 0 dtype: unknown value 99"),
-    ("int8", lambda d: set_field(d, K.TENSORS, TENSOR, 0, "flags", 0), "BAD_RECORD", "tensor 0 flags: .* but the model I/O lists"),
-    ("float", lambda d: set_pool(d, K.SHAPE_POOL, get_field(d, K.TENSORS, TENSOR, 10, "perm") + 1, 0), "BAD_RECORD", r"tensor 10 perm: \(0, 0, 3, 1\) is not a permutation"),
-    ("int8", lambda d: set_field(d, K.OPS, OP, 0, "op_type", 200), "BAD_RECORD", "op 0 op_type: unknown value 200"),
-    ("int8", lambda d: set_field(d, K.OPS, OP, 0, "op_type", 255), "BAD_RECORD", r"op 0 \(quant\) op_type: UNKNOWN \(255\) is not a runtime op"),
-    ("int8", lambda d: set_field(d, K.OPS, OP, 4, "table", 9), "BAD_RECORD", r"op 4 \(hswish\) table: index 9 >= num_tables 2"),
-    ("int8", lambda d: set_field(d, K.OPS, OP, 1, "weight", 4), "BAD_RECORD", r"op 1 \(conv\) weight: tensor 4 is not a constant"),
-    ("int8", lambda d: set_field(d, K.OPS, OP, 1, "stride_h", 0), "BAD_RECORD", r"op 1 \(conv\) stride_h: must be >= 1"),
-    ("int8", lambda d: set_field(d, K.OPS, OP, 3, "left_shift", 40), "BAD_RECORD", r"op 3 \(add\) left_shift: 40 is outside \[0, 31\]"),
-    ("int8", lambda d: set_pool(d, K.QUANT_DATA, get_field(d, K.OPS, OP, 1, "mults") + 8, 45), "BAD_RECORD", r"op 1 \(conv\) mults: entry 0: .*shift 45"),
-    ("int8", lambda d: set_field(d, K.OPS, OP, 0, "mode", 3), "BAD_RECORD", r"op 0 \(quant\) mode: 3 is not valid for QUANTIZE"),
-    ("int8", lambda d: set_field(d, K.STAGES, STAGE, 2, "num_ops", 2), "BAD_RECORD", r"op 6 \(dequant\): runs in no stage"),
-    ("int8", lambda d: set_field(d, K.STAGES, STAGE, 1, "num_inputs", 60), "BAD_RECORD", r"stage 1 inputs: index pool range"),
-    ("int8", lambda d: set_field(d, K.STAGES, STAGE, 0, "tile_plan", 3), "BAD_RECORD", "stage 0 tile_plan: index 3 >= num_tile_plans 1"),
-    ("int8", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "out_h", 100), "BAD_RECORD", "tile plan 0 out_h: 4 tiles of 5 rows do not cover exactly 100 rows"),
-    ("int8", lambda d: set_field(d, K.QUANT_PARAMS, QUANT_PARAM, 0, "scale", -1.0), "BAD_RECORD", "quant param 0 scale: -1.0 is not a positive finite"),
-    ("int8", lambda d: set_pool(d, K.QUANT_DATA, get_field(d, K.QUANT_PARAMS, QUANT_PARAM, 1, "data"), -1), "BAD_RECORD", "quant param 1 data: scale of channel 0"),
-    ("int8", lambda d: set_field(d, K.WEIGHT_ENTRIES, WEIGHT_ENTRY, 1, "offset", 4), "BAD_RECORD", "weight 1 offset: 4 is not a multiple of 16"),
-    ("int8", lambda d: set_field(d, K.WEIGHT_ENTRIES, WEIGHT_ENTRY, 1, "offset", 1 << 20), "BAD_RECORD", r"weight 1 offset: bytes \[1048576, \d+\) outside the weight blob"),
-    ("blocked", lambda d: set_header(d, "fast_reserved", 123), "BAD_RECORD", r"header fast_reserved: 123, must be \d+ \(the largest LZ4 block's raw_size\)"),
-    ("blocked", lambda d: set_header(d, "flags", 3), "BAD_RECORD", "header flags: XIP weights are read in place: they cannot be LZ4 blocks"),
-    ("blocked", lambda d: set_field(d, K.WEIGHT_BLOCKS, WEIGHT_BLOCK, 1, "offset", get_field(d, K.WEIGHT_BLOCKS, WEIGHT_BLOCK, 1, "offset") + 1), "BAD_RECORD", r"weight block 1 offset: \d+ is not a multiple of 16"),
-    ("shapes", lambda d: set_field(d, K.WEIGHT_ENTRIES, WEIGHT_ENTRY, 4, "layout", 5), "BAD_RECORD", r"tensor 15 ndim: 3, but weight 4 is stored NK_HWC \(rank 2\)"),
-    ("blocked", lambda d: set_field(d, K.WEIGHT_BLOCKS, WEIGHT_BLOCK, 0, "raw_size", 0xFFFFFFFF), "BAD_RECORD", "weight block 0 raw_size: 4294967295 bytes cannot come from"),
-    ("blocked", lambda d: set_field(d, K.WEIGHT_BLOCKS, WEIGHT_BLOCK, 0, "raw_size", 600), "BAD_RECORD", "weight block 0 raw_size: 600, but the LZ4 stream decompresses to 576 bytes"),
-    ("blocked", lambda d: put(d, sections(d)[K.WEIGHT_BLOCK_DATA][0], "<I", 0xFFFFFFFF), "BAD_RECORD", "weight block 0 size: the LZ4 block stream is corrupt"),
-    ("blocked", lambda d: set_field(d, K.STAGES, STAGE, 1, "weight_block", 0), "BAD_RECORD", r"stage 1 weight_block: op 1 reads tensor 4 from LZ4 weight block 1, the stage stages 0"),
-    ("blocked", lambda d: set_field(d, K.WEIGHT_ENTRIES, WEIGHT_ENTRY, 0, "block", 9), "BAD_RECORD", "weight 0 block: index 9 >= num_weight_blocks 3"),
-]  # fmt: skip
 
 
 @pytest.mark.parametrize(("base", "corrupt", "code", "message"), CASES, ids=[c[3][:40] for c in CASES])
@@ -199,59 +37,6 @@ def test_messages_are_distinct() -> None:
     assert len(messages) == len(CASES)
 
 
-INTERESTING = (0, 1, 2, 0x7F, 0x80, 0xFF, 0x100, 0x7FFF, 0xFFFE, 0xFFFF, 0x10000, 0x7FFFFFFF, 0xFFFFFFFF)
-
-
-def _mutate(rng: random.Random, data: bytes) -> bytes:
-    """One random corruption; most keep size and CRC right so the deeper checks run."""
-    d = bytearray(data)
-    how = rng.randrange(6)
-    if how == 0:
-        for _ in range(rng.randint(1, 8)):
-            pos = rng.randrange(len(d))
-            d[pos] ^= 1 << rng.randrange(8)
-    elif how == 1:
-        rec, kind = rng.choice(
-            [
-                (r, k)
-                for r, k in zip(
-                    RECORDS[2:],
-                    (
-                        K.TENSORS,
-                        K.OPS,
-                        K.STAGES,
-                        K.TILE_PLANS,
-                        K.WEIGHT_ENTRIES,
-                        K.WEIGHT_BLOCKS,
-                        K.QUANT_PARAMS,
-                    ),
-                )
-                if k in sections(data)
-            ]
-        )
-        offset, size, _ = sections(data)[kind]
-        f = rng.choice(rec.fields)
-        if size and f.ctype != "char":
-            value = rng.choice(INTERESTING + (rng.getrandbits(32),)) & ((1 << (8 * f.size)) - 1)
-            pos = offset + rng.randrange(size // rec.size) * rec.size + rec.offsets[f.name]
-            d[pos : pos + f.size] = value.to_bytes(f.size, "little")
-    elif how == 2:
-        pos = rng.randrange(len(d) - 4)
-        d[pos : pos + 4] = rng.choice(INTERESTING + (len(d),)).to_bytes(4, "little")
-    elif how == 3:
-        del d[rng.randrange(len(d)) :]
-    elif how == 4:
-        pos = rng.randrange(len(d))
-        d[pos:pos] = bytes(rng.getrandbits(8) for _ in range(rng.randint(1, 32)))
-    else:
-        a, b, n = rng.randrange(len(d)), rng.randrange(len(d)), rng.randint(1, 64)
-        d[b : b + n] = d[a : a + n]
-    if rng.random() < 0.85 and len(d) >= 64:
-        d[12:16] = struct.pack("<I", len(d))
-        d[16:20] = struct.pack("<I", zlib.crc32(bytes(d[64:])))
-    return bytes(d)
-
-
 def test_random_mutations_only_raise_format_errors() -> None:
     rng = random.Random(20240611)
     codes: dict[str, int] = {}
@@ -259,7 +44,7 @@ def test_random_mutations_only_raise_format_errors() -> None:
     accepted = 0
     bases = list(FILES.values())
     for _ in range(2000):
-        data = _mutate(rng, rng.choice(bases))
+        data = mutate(rng, rng.choice(bases))
         try:
             plan = read_plan(data)
         except TgrsFormatError as e:

@@ -1,0 +1,75 @@
+/* tigris_executor.h - run a loaded plan: stages in order, normal, tiled or chained.
+ *
+ * The compiler decides, the runtime executes and checks: tile heights, tile
+ * counts and chains come from the plan; the executor only derives, per tile,
+ * which rows of each tensor the plan's ops need (as the compiler's bands do).
+ */
+#ifndef TIGRIS_EXECUTOR_H
+#define TIGRIS_EXECUTOR_H
+
+#include "tigris.h"
+#include "tigris_mem.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    TIGRIS_EXEC_OK = 0,
+    TIGRIS_EXEC_ERR_NULL = -1,      /* null pointer argument */
+    TIGRIS_EXEC_ERR_MEM = -2,       /* memory allocation failed (fast and slow exhausted) */
+    TIGRIS_EXEC_ERR_KERNEL = -3,    /* kernel callback returned an error */
+    TIGRIS_EXEC_ERR_NO_STAGES = -4, /* plan has no stages */
+    TIGRIS_EXEC_ERR_TILE = -5,      /* tiled execution error (band peak > arena, band table full, ...) */
+    TIGRIS_EXEC_ERR_INPUT = -6,     /* a model input was not allocated by the caller */
+    TIGRIS_EXEC_ERR_WEIGHTS = -7,   /* a weight block failed to decompress or does not fit */
+    TIGRIS_EXEC_ERR_PLAN = -8       /* an index or pool reference of the plan is out of range */
+} tigris_exec_error_t;
+
+/* Called once per op (per tile, in tiled stages). Input and output tensor
+ * pointers are set in mem (constants included); in a tile, tigris_mem_rows says
+ * which rows each tensor holds, and the kernel computes its output's rows.
+ * Returns 0 on success, negative on error. */
+typedef int (*tigris_kernel_fn)(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
+                                tigris_mem_t *mem, void *user_ctx);
+
+typedef struct {
+    uint16_t stages_normal;       /* stages executed without tiling */
+    uint16_t stages_tiled;        /* stages executed with spatial tiling (not in a chain) */
+    uint16_t stages_chain;        /* stages executed as part of a chain */
+    uint16_t total_tiles;         /* tile iterations: a tiled stage's tiles plus each chain's tiles once */
+    uint32_t slow_overflow_count; /* intra-stage allocations that overflowed to slow */
+    uint32_t slow_overflow_bytes; /* total bytes overflowed to slow */
+    uint32_t loads_bytes;         /* total bytes loaded slow -> fast */
+    uint32_t spills_bytes;        /* total bytes spilled fast -> slow */
+    uint32_t compactions;         /* fast-pool compactions */
+    uint32_t slow_peak;           /* high-water mark of slow_used */
+} tigris_exec_stats_t;
+
+/* Run inference. The caller loaded the plan, initialized mem with fast and slow
+ * buffers, and allocated the model inputs in slow memory (tigris_mem_alloc_slow)
+ * with their data filled in (channels-last). On return the model outputs are in
+ * the slow buffer (tigris_mem_tensor_ptr); every other activation has been freed.
+ * stats may be NULL; it is filled on every return (the byte and count figures are
+ * what this call added to mem->counters).
+ *
+ * Stages run in order. A normal stage loads its inputs into the fast arena, runs
+ * its ops (outputs allocated with tigris_mem_alloc, inputs released after their
+ * last use) and spills its outputs. A tiled stage, or a chain of stages sharing a
+ * tile plan, runs once per tile of its tile plan: the executor derives each
+ * tensor's rows for the tile (as the compiler's bands), loads the bands of the
+ * (first stage's) inputs, runs the ops on bands and writes the tile's rows of the
+ * (last stage's) outputs into full tensors in slow memory. A tile plan whose peak
+ * exceeds the arena (fast_size minus the reserved prefix) is refused with
+ * TIGRIS_EXEC_ERR_TILE. With LZ4, a stage's weight block is decompressed into the
+ * reserved prefix before its ops run (unless it is already there). */
+tigris_exec_error_t tigris_run(const tigris_plan_t *plan, tigris_mem_t *mem, tigris_kernel_fn kernel,
+                               void *user_ctx, tigris_exec_stats_t *stats);
+
+const char *tigris_exec_error_str(tigris_exec_error_t err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TIGRIS_EXECUTOR_H */

@@ -1,0 +1,88 @@
+/* kernels_f32.h - the float32 reference kernels (not public API).
+ *
+ * Every kernel is a tigris_kernel_fn for one op type (or a family sharing one body), reads
+ * its operands in operand order (docs/tgrs-format.md, "Op parameters by op type"), and
+ * computes only the resident rows of its output view (tiled stages), returning
+ * TIGRIS_KERNEL_ERR_BAND if a row it needs inside the image is not resident. */
+#ifndef TIGRIS_KERNELS_F32_H
+#define TIGRIS_KERNELS_F32_H
+
+#include <stdint.h>
+
+#include "kernels_internal.h"
+
+/* The float kernel of an op type, NULL if there is none. */
+tigris_kernel_fn tigris_f32_kernel_for(uint8_t op_type);
+
+/* kernels_f32_window.c */
+int tigris_f32_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                    void *user_ctx);
+int tigris_f32_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                         void *user_ctx);
+int tigris_f32_conv_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
+                              tigris_mem_t *mem, void *user_ctx);
+int tigris_f32_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                    void *user_ctx);
+int tigris_f32_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                           void *user_ctx);
+
+/* kernels_f32_dense.c */
+int tigris_f32_fully_conn(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                          void *user_ctx);
+int tigris_f32_matmul(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                      void *user_ctx);
+
+/* kernels_f32_elementwise.c */
+int tigris_f32_binary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                      void *user_ctx);
+int tigris_f32_unary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                     void *user_ctx);
+int tigris_f32_softmax(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                       void *user_ctx);
+int tigris_f32_batch_norm(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                          void *user_ctx);
+int tigris_f32_inst_norm(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                         void *user_ctx);
+
+/* kernels_f32_shape.c */
+int tigris_f32_concat(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                      void *user_ctx);
+int tigris_f32_pad(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                   void *user_ctx);
+int tigris_f32_resize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                      void *user_ctx);
+int tigris_f32_copy(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                    void *user_ctx);
+int tigris_f32_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                         void *user_ctx);
+int tigris_f32_reduce_mean(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                           void *user_ctx);
+
+/* The fused activation of conv, depthwise, conv1d, fully_conn (and binary ops if set). */
+static inline float tk_activate(float v, uint8_t activation) {
+    if (activation == TIGRIS_ACT_RELU) return v < 0.0f ? 0.0f : v;
+    if (activation == TIGRIS_ACT_RELU6) return v < 0.0f ? 0.0f : (v > 6.0f ? 6.0f : v);
+    return v;
+}
+
+/* A float32 operand as a tk_nd_t (TIGRIS_KERNEL_ERR_UNSUPPORTED for another dtype). */
+static inline int tk_f32_nd(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t tensor_idx, tk_nd_t *out) {
+    int err = tigris_k_nd_of(plan, mem, tensor_idx, out);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    return out->dtype == TIGRIS_DTYPE_F32 ? TIGRIS_KERNEL_OK : TIGRIS_KERNEL_ERR_UNSUPPORTED;
+}
+
+/* A float32 operand as a tigris_view_t. */
+static inline int tk_f32_view(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t tensor_idx,
+                              tigris_view_t *out) {
+    int err = tigris_view_of(plan, mem, tensor_idx, out);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    return out->dtype == TIGRIS_DTYPE_F32 ? TIGRIS_KERNEL_OK : TIGRIS_KERNEL_ERR_UNSUPPORTED;
+}
+
+/* Row `row` of batch item n of a float view, NULL if not resident. */
+static inline float *tk_f32_row(const tigris_view_t *v, int32_t n, int32_t row) {
+    return (float *)(void *)tigris_view_row(v, n, row);
+}
+
+#endif /* TIGRIS_KERNELS_F32_H */

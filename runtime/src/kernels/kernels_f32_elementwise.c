@@ -1,0 +1,270 @@
+/* kernels_f32_elementwise.c - float32 element-wise ops, softmax and normalizations.
+ *
+ * Binary ops broadcast in model (recorded) order, ONNX style: each operand is a tk_nd_t
+ * whose strides say where element (n, c, h, w, ...) is stored (channels-last activations,
+ * PLAIN constants in ONNX order), and the walk visits the output in its storage order. The
+ * float formulas are the interpreter's (kernels_math.py): stable two-branch sigmoid,
+ * onnxruntime's hard_swish x * clamp(x / 6 + 0.5, 0, 1), clip as max then min.
+ */
+#include <math.h>
+
+#include "kernels_f32.h"
+
+/* Output and operands of an element-wise op in one walk (operand k is it->off[k]). */
+static int elementwise_walk(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, int32_t operands,
+                            tk_nd_t *y, tk_nd_t *x, tk_iter_t *it) {
+    int32_t order[TK_MAX_RANK], k;
+    uint16_t ty = tk_output(plan, op, 0);
+    int err;
+    if (ty == TIGRIS_NONE16 || op->num_inputs < operands) return TIGRIS_KERNEL_ERR_PARAMS;
+    err = tk_f32_nd(plan, mem, ty, y);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    tigris_k_storage_order(y, order);
+    tigris_k_iter_output(it, y, order);
+    for (k = 0; k < operands; ++k) {
+        uint16_t t = tk_input(plan, op, (uint32_t)k);
+        if (t == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
+        err = tk_f32_nd(plan, mem, t, &x[k]);
+        if (err == TIGRIS_KERNEL_OK) err = tigris_k_iter_broadcast(it, y, order, &x[k]);
+        if (err != TIGRIS_KERNEL_OK) return err;
+    }
+    return TIGRIS_KERNEL_OK;
+}
+
+int tigris_f32_binary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                      void *user_ctx) {
+    tk_nd_t y, x[2];
+    tk_iter_t it;
+    int err;
+    (void)op_index;
+    (void)user_ctx;
+
+    err = elementwise_walk(plan, op, mem, 2, &y, x, &it);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    if (!tk_iter_start(&it)) return TIGRIS_KERNEL_OK;
+    do {
+        const int32_t last = it.rank - 1, count = tk_iter_inner(&it);
+        const ptrdiff_t sy = it.stride[0][last], sa = it.stride[1][last], sb = it.stride[2][last];
+        float *yp = (float *)(void *)y.data + it.off[0];
+        const float *ap = (const float *)(const void *)x[0].data + it.off[1];
+        const float *bp = (const float *)(const void *)x[1].data + it.off[2];
+        int32_t i;
+        for (i = 0; i < count; ++i) {
+            const float a = ap[(ptrdiff_t)i * sa], b = bp[(ptrdiff_t)i * sb];
+            float v;
+            switch (op->op_type) {
+            case TIGRIS_OP_ADD: v = a + b; break;
+            case TIGRIS_OP_SUB: v = a - b; break;
+            case TIGRIS_OP_MUL: v = a * b; break;
+            default: v = a / b; break;
+            }
+            yp[(ptrdiff_t)i * sy] = tk_activate(v, op->activation);
+        }
+    } while (tk_iter_next(&it));
+    return TIGRIS_KERNEL_OK;
+}
+
+static float sigmoid(float x) {
+    const float e = expf(-fabsf(x));
+    return x >= 0.0f ? 1.0f / (1.0f + e) : e / (1.0f + e);
+}
+
+static float unary_value(const tigris_op_t *op, float x) {
+    switch (op->op_type) {
+    case TIGRIS_OP_RELU: return x < 0.0f ? 0.0f : x;
+    case TIGRIS_OP_RELU6: return x < 0.0f ? 0.0f : (x > 6.0f ? 6.0f : x);
+    case TIGRIS_OP_CLIP: {
+        float v = x < op->clip_min ? op->clip_min : x;
+        return v > op->clip_max ? op->clip_max : v;
+    }
+    case TIGRIS_OP_LEAKY_RELU: return x >= 0.0f ? x : op->alpha * x;
+    case TIGRIS_OP_SIGMOID: return sigmoid(x);
+    case TIGRIS_OP_TANH: return tanhf(x);
+    default: { /* HARD_SWISH */
+        const float alpha = (float)(1.0 / 6.0);
+        float gate = alpha * x + 0.5f;
+        gate = gate > 1.0f ? 1.0f : gate;
+        gate = gate < 0.0f ? 0.0f : gate;
+        return x * gate;
+    }
+    }
+}
+
+int tigris_f32_unary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                     void *user_ctx) {
+    tk_nd_t y, x;
+    tk_iter_t it;
+    int err;
+    (void)op_index;
+    (void)user_ctx;
+
+    err = elementwise_walk(plan, op, mem, 1, &y, &x, &it);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    if (!tk_iter_start(&it)) return TIGRIS_KERNEL_OK;
+    do {
+        const int32_t last = it.rank - 1, count = tk_iter_inner(&it);
+        const ptrdiff_t sy = it.stride[0][last], sx = it.stride[1][last];
+        float *yp = (float *)(void *)y.data + it.off[0];
+        const float *xp = (const float *)(const void *)x.data + it.off[1];
+        int32_t i;
+        for (i = 0; i < count; ++i) yp[(ptrdiff_t)i * sy] = unary_value(op, xp[(ptrdiff_t)i * sx]);
+    } while (tk_iter_next(&it));
+    return TIGRIS_KERNEL_OK;
+}
+
+int tigris_f32_softmax(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                       void *user_ctx) {
+    tk_nd_t y, x;
+    tk_iter_t it;
+    int32_t order[TK_MAX_RANK], axis, a, j = 0;
+    uint16_t tx = tk_input(plan, op, 0), ty = tk_output(plan, op, 0);
+    int err;
+    (void)op_index;
+    (void)user_ctx;
+
+    if (tx == TIGRIS_NONE16 || ty == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
+    err = tk_f32_nd(plan, mem, tx, &x);
+    if (err == TIGRIS_KERNEL_OK) err = tk_f32_nd(plan, mem, ty, &y);
+    if (err == TIGRIS_KERNEL_OK) err = tigris_k_require_full(&x);
+    if (err == TIGRIS_KERNEL_OK) err = tigris_k_require_full(&y);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    if (x.rank != y.rank || x.rank == 0) return TIGRIS_KERNEL_ERR_SHAPE;
+    tigris_k_nd_to_runtime(&x);
+    tigris_k_nd_to_runtime(&y);
+    axis = op->axis < 0 ? op->axis + y.rank : op->axis;
+    if (axis < 0 || axis >= y.rank) return TIGRIS_KERNEL_ERR_PARAMS;
+    for (a = 0; a < y.rank; ++a)
+        if (a != axis) order[j++] = a;
+    order[j] = axis; /* the softmax axis is the inner loop */
+    tigris_k_iter_output(&it, &y, order);
+    err = tigris_k_iter_broadcast(&it, &y, order, &x);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    if (x.dims[axis] != y.dims[axis]) return TIGRIS_KERNEL_ERR_SHAPE;
+    if (!tk_iter_start(&it)) return TIGRIS_KERNEL_OK;
+    do {
+        const int32_t last = it.rank - 1, count = tk_iter_inner(&it);
+        const ptrdiff_t sy = it.stride[0][last], sx = it.stride[1][last];
+        float *yp = (float *)(void *)y.data + it.off[0];
+        const float *xp = (const float *)(const void *)x.data + it.off[1];
+        float top = -INFINITY, sum = 0.0f;
+        int32_t i;
+        for (i = 0; i < count; ++i)
+            if (xp[(ptrdiff_t)i * sx] > top) top = xp[(ptrdiff_t)i * sx];
+        for (i = 0; i < count; ++i) {
+            const float e = expf(xp[(ptrdiff_t)i * sx] - top);
+            yp[(ptrdiff_t)i * sy] = e;
+            sum += e;
+        }
+        for (i = 0; i < count; ++i) yp[(ptrdiff_t)i * sy] /= sum;
+    } while (tk_iter_next(&it));
+    return TIGRIS_KERNEL_OK;
+}
+
+/* Operand i (1..) of a normalization: a float vector of `count` elements. */
+static int channel_vector(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, uint32_t i,
+                          int32_t count, const float **out) {
+    tigris_view_t v;
+    uint16_t t = tk_input(plan, op, i);
+    int err;
+    if (t == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
+    err = tk_f32_view(plan, mem, t, &v);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    if ((size_t)v.n * (size_t)v.h * (size_t)v.w * (size_t)v.c != (size_t)count) return TIGRIS_KERNEL_ERR_SHAPE;
+    *out = (const float *)(const void *)v.data;
+    return TIGRIS_KERNEL_OK;
+}
+
+/* Views of x and y for a normalization over channels (model axis 1: the view's c). */
+static int norm_views(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, int32_t min_rank,
+                      tigris_view_t *x, tigris_view_t *y) {
+    uint16_t tx = tk_input(plan, op, 0), ty = tk_output(plan, op, 0);
+    int err;
+    if (tx == TIGRIS_NONE16 || ty == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
+    err = tk_f32_view(plan, mem, tx, x);
+    if (err == TIGRIS_KERNEL_OK) err = tk_f32_view(plan, mem, ty, y);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    if (plan->tensors[tx].ndim < min_rank || plan->tensors[tx].ndim != plan->tensors[ty].ndim || x->n != y->n ||
+        x->h != y->h || x->w != y->w || x->c != y->c)
+        return TIGRIS_KERNEL_ERR_SHAPE;
+    return TIGRIS_KERNEL_OK;
+}
+
+int tigris_f32_batch_norm(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                          void *user_ctx) {
+    tigris_view_t x, y;
+    const float *scale, *bias, *mean, *var;
+    int32_t n, r, c, i;
+    int err;
+    (void)op_index;
+    (void)user_ctx;
+
+    err = norm_views(plan, op, mem, 2, &x, &y);
+    if (err == TIGRIS_KERNEL_OK) err = channel_vector(plan, op, mem, 1, x.c, &scale);
+    if (err == TIGRIS_KERNEL_OK) err = channel_vector(plan, op, mem, 2, x.c, &bias);
+    if (err == TIGRIS_KERNEL_OK) err = channel_vector(plan, op, mem, 3, x.c, &mean);
+    if (err == TIGRIS_KERNEL_OK) err = channel_vector(plan, op, mem, 4, x.c, &var);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    for (n = 0; n < y.n; ++n) {
+        for (r = y.h_start; r < y.h_end; ++r) {
+            const float *xp = tk_f32_row(&x, n, r);
+            float *yp = tk_f32_row(&y, n, r);
+            if (xp == NULL) return TIGRIS_KERNEL_ERR_BAND;
+            for (c = 0; c < x.c; ++c) { /* onnxruntime's folding: x * k + (bias - mean * k) */
+                const float k = 1.0f / sqrtf(var[c] + op->epsilon) * scale[c];
+                const float shift = bias[c] - mean[c] * k;
+                for (i = 0; i < x.w; ++i) {
+                    const size_t at = (size_t)i * (size_t)x.c + (size_t)c;
+                    yp[at] = xp[at] * k + shift;
+                }
+            }
+        }
+    }
+    return TIGRIS_KERNEL_OK;
+}
+
+int tigris_f32_inst_norm(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                         void *user_ctx) {
+    tigris_view_t x, y;
+    const float *scale, *bias;
+    int32_t n, r, c, i;
+    int err;
+    (void)op_index;
+    (void)user_ctx;
+
+    err = norm_views(plan, op, mem, 3, &x, &y);
+    if (err == TIGRIS_KERNEL_OK) err = channel_vector(plan, op, mem, 1, x.c, &scale);
+    if (err == TIGRIS_KERNEL_OK) err = channel_vector(plan, op, mem, 2, x.c, &bias);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    if (x.h_start != 0 || x.h_end != x.h) return TIGRIS_KERNEL_ERR_BAND; /* statistics need every row */
+    for (n = 0; n < y.n; ++n) {
+        for (c = 0; c < x.c; ++c) {
+            const float count = (float)((size_t)x.h * (size_t)x.w);
+            float sum = 0.0f, comp = 0.0f, mean = 0.0f, denom = 1.0f;
+            int pass;
+            for (pass = 0; pass < 2; ++pass) { /* Kahan sums of x, then of (x - mean)^2 */
+                for (r = 0; r < x.h; ++r) {
+                    const float *xp = tk_f32_row(&x, n, r) + c;
+                    for (i = 0; i < x.w; ++i) {
+                        const float v = xp[(size_t)i * (size_t)x.c];
+                        const float term = (pass == 0 ? v : (v - mean) * (v - mean)) - comp;
+                        const float next = sum + term;
+                        comp = (next - sum) - term;
+                        sum = next;
+                    }
+                }
+                if (pass == 0) mean = sum / count;
+                else denom = sqrtf(sum / count + op->epsilon);
+                sum = comp = 0.0f;
+            }
+            for (r = y.h_start; r < y.h_end; ++r) {
+                const float *xp = tk_f32_row(&x, n, r) + c;
+                float *yp = tk_f32_row(&y, n, r) + c;
+                for (i = 0; i < x.w; ++i) {
+                    const size_t at = (size_t)i * (size_t)x.c;
+                    yp[at] = (xp[at] - mean) / denom * scale[c] + bias[c];
+                }
+            }
+        }
+    }
+    return TIGRIS_KERNEL_OK;
+}

@@ -1,0 +1,447 @@
+/* kernels_f32_shape.c - data movement: concat, pad, resize, reshapes, transpose, reduce_mean.
+ *
+ * The parameters of concat, pad, resize and transpose name axes in runtime (channels-last)
+ * order, so those kernels turn their tk_nd_t operands to runtime order and work there;
+ * reduce_mean maps its runtime axes back to model order. Pure data movement (concat,
+ * transpose, reshapes, nearest resize, edge/reflect pad) copies elements of any size; what
+ * computes (linear resize, a constant pad value, means) is float32.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "kernels_f32.h"
+
+/* Copy `count` elements of `elem` bytes between strided runs. */
+static void copy_run(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src, ptrdiff_t src_stride, int32_t count,
+                     uint32_t elem) {
+    int32_t i;
+    if (dst_stride == 1 && src_stride == 1) {
+        memcpy(dst, src, (size_t)count * elem);
+        return;
+    }
+    for (i = 0; i < count; ++i)
+        memcpy(dst + (ptrdiff_t)i * dst_stride * (ptrdiff_t)elem, src + (ptrdiff_t)i * src_stride * (ptrdiff_t)elem, elem);
+}
+
+/* Tensor t as a tk_nd_t in runtime order. */
+static int runtime_nd(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t t, tk_nd_t *nd) {
+    int err;
+    if (t == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
+    err = tigris_k_nd_of(plan, mem, t, nd);
+    if (err == TIGRIS_KERNEL_OK) tigris_k_nd_to_runtime(nd);
+    return err;
+}
+
+int tigris_f32_concat(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                      void *user_ctx) {
+    tk_nd_t y, x;
+    tk_iter_t it;
+    ptrdiff_t strides[TK_MAX_RANK];
+    int32_t axis, offset = 0, a;
+    uint32_t i;
+    int err;
+    (void)op_index;
+    (void)user_ctx;
+
+    err = runtime_nd(plan, mem, tk_output(plan, op, 0), &y);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    axis = op->axis < 0 ? op->axis + y.rank : op->axis;
+    if (axis < 0 || axis >= y.rank) return TIGRIS_KERNEL_ERR_PARAMS;
+    for (i = 0; i < op->num_inputs; ++i) { /* shapes first: nothing is written for a bad op */
+        err = runtime_nd(plan, mem, tk_input(plan, op, i), &x);
+        if (err != TIGRIS_KERNEL_OK) return err;
+        if (x.rank != y.rank || x.elem != y.elem || x.dtype != y.dtype) return TIGRIS_KERNEL_ERR_SHAPE;
+        for (a = 0; a < y.rank; ++a)
+            if (a != axis && x.dims[a] != y.dims[a]) return TIGRIS_KERNEL_ERR_SHAPE;
+        offset += x.dims[axis];
+    }
+    if (offset != y.dims[axis]) return TIGRIS_KERNEL_ERR_SHAPE;
+    offset = 0;
+    for (i = 0; i < op->num_inputs; ++i) {
+        err = runtime_nd(plan, mem, tk_input(plan, op, i), &x);
+        if (err != TIGRIS_KERNEL_OK) return err;
+        /* Walk x's index space, the output's resident rows only; y is x shifted along axis. */
+        tigris_k_iter_output(&it, &y, NULL);
+        it.origin[0] += (ptrdiff_t)offset * y.strides[axis];
+        if (axis == y.row_axis) {
+            it.lo[axis] = it.lo[axis] - offset > 0 ? it.lo[axis] - offset : 0;
+            it.hi[axis] = it.hi[axis] - offset < x.dims[axis] ? it.hi[axis] - offset : x.dims[axis];
+        } else {
+            it.lo[axis] = 0;
+            it.hi[axis] = x.dims[axis];
+        }
+        for (a = 0; a < y.rank; ++a) {
+            strides[a] = x.strides[a];
+            err = tigris_k_check_rows(&x, a, it.lo[a], it.hi[a]);
+            if (err != TIGRIS_KERNEL_OK) return err;
+        }
+        tigris_k_iter_add(&it, strides, x.row_axis >= 0 ? -(ptrdiff_t)x.h_start * x.strides[x.row_axis] : 0);
+        if (tk_iter_start(&it)) {
+            do {
+                const int32_t last = it.rank - 1;
+                copy_run(y.data + it.off[0] * (ptrdiff_t)y.elem, it.stride[0][last],
+                         x.data + it.off[1] * (ptrdiff_t)x.elem, it.stride[1][last], tk_iter_inner(&it), y.elem);
+            } while (tk_iter_next(&it));
+        }
+        offset += x.dims[axis];
+    }
+    return TIGRIS_KERNEL_OK;
+}
+
+/* RESHAPE, FLATTEN, SQUEEZE, UNSQUEEZE: element i of the input in model order is element i of
+ * the result in model order, each at its stored position (one memmove when both are stored in
+ * model order); with TIGRIS_OPF_STORED_ORDER the stored bytes as they are. Elements of any size. */
+int tigris_f32_copy(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                    void *user_ctx) {
+    tk_nd_t y, x;
+    tk_flat_t f;
+    uint16_t tx = tk_input(plan, op, 0), ty = tk_output(plan, op, 0);
+    int err;
+    (void)op_index;
+    (void)user_ctx;
+
+    if (tx == TIGRIS_NONE16 || ty == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
+    err = tigris_k_nd_of(plan, mem, tx, &x);
+    if (err == TIGRIS_KERNEL_OK) err = tigris_k_nd_of(plan, mem, ty, &y);
+    if (err == TIGRIS_KERNEL_OK) err = tigris_k_require_full(&x);
+    if (err == TIGRIS_KERNEL_OK) err = tigris_k_require_full(&y);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    if (plan->tensors[tx].size != plan->tensors[ty].size || x.elem != y.elem) return TIGRIS_KERNEL_ERR_SHAPE;
+    if (tk_reshape_copies_bytes(plan, op) || (tk_row_major(&x) && tk_row_major(&y))) {
+        if (x.data != y.data) memmove(y.data, x.data, plan->tensors[ty].size);
+        return TIGRIS_KERNEL_OK;
+    }
+    if (!tk_flat_start(&f, &y, &x)) return TIGRIS_KERNEL_OK;
+    do {
+        copy_run(y.data + f.off[0] * (ptrdiff_t)y.elem, f.stride[0], x.data + f.off[1] * (ptrdiff_t)x.elem, f.stride[1],
+                 f.count, y.elem);
+    } while (tk_flat_next(&f));
+    return TIGRIS_KERNEL_OK;
+}
+
+int tigris_f32_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                         void *user_ctx) {
+    tk_nd_t y, x;
+    tk_iter_t it;
+    ptrdiff_t strides[TK_MAX_RANK];
+    const int32_t *perm = tk_params(plan, op);
+    uint32_t seen = 0;
+    int32_t a;
+    int err;
+    (void)op_index;
+    (void)user_ctx;
+
+    err = runtime_nd(plan, mem, tk_input(plan, op, 0), &x);
+    if (err == TIGRIS_KERNEL_OK) err = runtime_nd(plan, mem, tk_output(plan, op, 0), &y);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    if (perm == NULL || op->num_params != y.rank) return TIGRIS_KERNEL_ERR_PARAMS;
+    if (x.rank != y.rank || x.elem != y.elem) return TIGRIS_KERNEL_ERR_SHAPE;
+    tigris_k_iter_output(&it, &y, NULL);
+    for (a = 0; a < y.rank; ++a) { /* output axis a is input axis perm[a] */
+        const int32_t p = perm[a];
+        if (p < 0 || p >= x.rank || (seen & (1u << p)) != 0) return TIGRIS_KERNEL_ERR_PARAMS;
+        seen |= 1u << p;
+        if (x.dims[p] != y.dims[a]) return TIGRIS_KERNEL_ERR_SHAPE;
+        strides[a] = x.strides[p];
+        err = tigris_k_check_rows(&x, p, it.lo[a], it.hi[a]);
+        if (err != TIGRIS_KERNEL_OK) return err;
+    }
+    tigris_k_iter_add(&it, strides, x.row_axis >= 0 ? -(ptrdiff_t)x.h_start * x.strides[x.row_axis] : 0);
+    if (!tk_iter_start(&it)) return TIGRIS_KERNEL_OK;
+    do {
+        const int32_t last = it.rank - 1;
+        copy_run(y.data + it.off[0] * (ptrdiff_t)y.elem, it.stride[0][last], x.data + it.off[1] * (ptrdiff_t)x.elem,
+                 it.stride[1][last], tk_iter_inner(&it), y.elem);
+    } while (tk_iter_next(&it));
+    return TIGRIS_KERNEL_OK;
+}
+
+/* -- pad ----------------------------------------------------------------------------------- */
+
+/* Input index feeding output index j along one axis (numpy's pad after cropping negative
+ * pads), or -1 where the constant goes. */
+static int32_t pad_source(int32_t j, int32_t begin, int32_t end, int32_t in_len, uint8_t mode) {
+    const int32_t crop = begin < 0 ? -begin : 0;
+    const int32_t len = in_len - crop - (end < 0 ? -end : 0);
+    int32_t t = j - (begin > 0 ? begin : 0);
+    if (t >= 0 && t < len) return crop + t;
+    if (mode == TIGRIS_PAD_CONSTANT || len < 1) return -1;
+    if (mode == TIGRIS_PAD_EDGE) return crop + (t < 0 ? 0 : len - 1);
+    if (len == 1) return crop;
+    {
+        const int32_t period = 2 * (len - 1); /* reflect without repeating the edge */
+        t %= period;
+        if (t < 0) t += period;
+        return crop + (t >= len ? period - t : t);
+    }
+}
+
+int tigris_f32_pad(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                   void *user_ctx) {
+    tk_nd_t y, x;
+    tk_iter_t it;
+    const int32_t *pads = tk_params(plan, op);
+    const uint8_t mode = op->mode;
+    int32_t r, a, last;
+    int err;
+    (void)op_index;
+    (void)user_ctx;
+
+    err = runtime_nd(plan, mem, tk_input(plan, op, 0), &x);
+    if (err == TIGRIS_KERNEL_OK) err = runtime_nd(plan, mem, tk_output(plan, op, 0), &y);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    r = y.rank;
+    if (pads == NULL || op->num_params != 2 * r || mode > TIGRIS_PAD_EDGE) return TIGRIS_KERNEL_ERR_PARAMS;
+    if (x.rank != r || x.elem != y.elem || x.dtype != y.dtype) return TIGRIS_KERNEL_ERR_SHAPE;
+    if (mode == TIGRIS_PAD_CONSTANT && y.dtype != TIGRIS_DTYPE_F32 && op->pad_value != 0.0f)
+        return TIGRIS_KERNEL_ERR_UNSUPPORTED;
+    for (a = 0; a < r; ++a) {
+        const int32_t kept = x.dims[a] - (pads[a] < 0 ? -pads[a] : 0) - (pads[r + a] < 0 ? -pads[r + a] : 0);
+        if (y.dims[a] != x.dims[a] + pads[a] + pads[r + a]) return TIGRIS_KERNEL_ERR_SHAPE;
+        if (mode != TIGRIS_PAD_CONSTANT && kept < 1 && y.dims[a] > 0) return TIGRIS_KERNEL_ERR_SHAPE;
+    }
+    tigris_k_iter_output(&it, &y, NULL);
+    if (r == 0 || !tk_iter_start(&it)) return TIGRIS_KERNEL_OK;
+    last = r - 1;
+    do {
+        uint8_t *dst = y.data + it.off[0] * (ptrdiff_t)y.elem;
+        const ptrdiff_t dst_step = it.stride[0][last] * (ptrdiff_t)y.elem;
+        ptrdiff_t src = 0;
+        int32_t j, inside = 1;
+        for (a = 0; a < last && inside; ++a) { /* the source of the outer axes, or padding */
+            const int32_t s = pad_source(it.idx[a], pads[a], pads[r + a], x.dims[a], mode);
+            if (s < 0) {
+                inside = 0;
+            } else if (a == x.row_axis && (s < x.h_start || s >= x.h_end)) {
+                return TIGRIS_KERNEL_ERR_BAND;
+            } else {
+                src += (ptrdiff_t)(a == x.row_axis ? s - x.h_start : s) * x.strides[a];
+            }
+        }
+        for (j = 0; j < tk_iter_inner(&it); ++j) {
+            const int32_t s = inside ? pad_source(it.lo[last] + j, pads[last], pads[r + last], x.dims[last], mode) : -1;
+            uint8_t *d = dst + (ptrdiff_t)j * dst_step;
+            if (s < 0 && y.dtype == TIGRIS_DTYPE_F32) {
+                *(float *)(void *)d = op->pad_value;
+            } else if (s < 0) {
+                memset(d, 0, y.elem);
+            } else if (last == x.row_axis && (s < x.h_start || s >= x.h_end)) {
+                return TIGRIS_KERNEL_ERR_BAND;
+            } else {
+                const ptrdiff_t at = src + (ptrdiff_t)(last == x.row_axis ? s - x.h_start : s) * x.strides[last];
+                memcpy(d, x.data + at * (ptrdiff_t)x.elem, y.elem);
+            }
+        }
+    } while (tk_iter_next(&it));
+    return TIGRIS_KERNEL_OK;
+}
+
+/* -- resize -------------------------------------------------------------------------------- */
+
+/* The input taps of one output index along one axis: i0 (weight w0) and i1 (weight w1). */
+typedef struct {
+    int32_t i0, i1;
+    float w0, w1;
+} tk_taps_t;
+
+/* onnxruntime's source coordinate (float32, upsamplebase.h) of output index j. */
+static float source_coordinate(uint8_t coord_mode, int32_t j, int32_t out_len, int32_t in_len, float scale) {
+    const float x = (float)j;
+    switch (coord_mode) {
+    case TIGRIS_COORD_ASYMMETRIC: return x / scale;
+    case TIGRIS_COORD_ALIGN_CORNERS: return out_len == 1 ? 0.0f : x * (float)(in_len - 1) / (float)(out_len - 1);
+    case TIGRIS_COORD_PYTORCH_HALF_PIXEL: return out_len > 1 ? (x + 0.5f) / scale - 0.5f : 0.0f;
+    default: return (x + 0.5f) / scale - 0.5f; /* HALF_PIXEL */
+    }
+}
+
+/* The taps of output index j: nearest rounds as the interpreter does (floor for asymmetric,
+ * round_prefer_floor otherwise), linear takes two clamped neighbours (0.5 each at an edge). */
+static void resize_taps(const tigris_op_t *op, int32_t j, int32_t out_len, int32_t in_len, int32_t scale,
+                        tk_taps_t *t) {
+    float c;
+    t->i0 = t->i1 = j;
+    t->w0 = 1.0f;
+    t->w1 = 0.0f;
+    if (scale == 1) return;
+    c = source_coordinate(op->coord_mode, j, out_len, in_len, (float)scale);
+    if (op->mode == TIGRIS_RESIZE_NEAREST) {
+        const float f = floorf(c);
+        int32_t i = (int32_t)f;
+        if (op->coord_mode != TIGRIS_COORD_ASYMMETRIC && c - f > 0.5f) ++i;
+        t->i0 = t->i1 = i < 0 ? 0 : (i > in_len - 1 ? in_len - 1 : i);
+        return;
+    }
+    c = c < 0.0f ? 0.0f : (c > (float)(in_len - 1) ? (float)(in_len - 1) : c);
+    t->i0 = (int32_t)c < in_len - 1 ? (int32_t)c : in_len - 1;
+    t->i1 = t->i0 + 1 < in_len - 1 ? t->i0 + 1 : in_len - 1;
+    if (t->i0 == t->i1) {
+        t->w0 = t->w1 = 0.5f;
+    } else {
+        t->w1 = fabsf(c - (float)t->i0);
+        t->w0 = fabsf(c - (float)t->i1);
+    }
+}
+
+/* Offset (elements) of index i along axis a of x, or -1 if it is a row outside the band. */
+static ptrdiff_t tap_offset(const tk_nd_t *x, int32_t a, int32_t i) {
+    if (a == x->row_axis) {
+        if (i < x->h_start || i >= x->h_end) return -1;
+        i -= x->h_start;
+    }
+    return (ptrdiff_t)i * x->strides[a];
+}
+
+int tigris_f32_resize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                      void *user_ctx) {
+    tk_nd_t y, x;
+    tk_iter_t it;
+    tk_taps_t taps[TK_MAX_RANK];
+    ptrdiff_t delta[TK_MAX_RANK]; /* offset of tap i1 minus tap i0 along each axis */
+    int32_t two[TK_MAX_RANK];     /* the axes a linear resize interpolates along */
+    const int32_t *scales = tk_params(plan, op);
+    const int linear = op->mode == TIGRIS_RESIZE_LINEAR;
+    int32_t r, a, last, num_two = 0;
+    int err;
+    (void)op_index;
+    (void)user_ctx;
+
+    err = runtime_nd(plan, mem, tk_input(plan, op, 0), &x);
+    if (err == TIGRIS_KERNEL_OK) err = runtime_nd(plan, mem, tk_output(plan, op, 0), &y);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    r = y.rank;
+    if (scales == NULL || op->num_params != r || op->mode > TIGRIS_RESIZE_LINEAR ||
+        op->coord_mode > TIGRIS_COORD_PYTORCH_HALF_PIXEL)
+        return TIGRIS_KERNEL_ERR_PARAMS;
+    if (x.rank != r || x.elem != y.elem || x.dtype != y.dtype || r == 0) return TIGRIS_KERNEL_ERR_SHAPE;
+    if (linear && y.dtype != TIGRIS_DTYPE_F32) return TIGRIS_KERNEL_ERR_UNSUPPORTED;
+    for (a = 0; a < r; ++a) {
+        if (scales[a] < 1 || y.dims[a] != x.dims[a] * scales[a]) return TIGRIS_KERNEL_ERR_SHAPE;
+        if (linear && scales[a] != 1) two[num_two++] = a;
+    }
+    tigris_k_iter_output(&it, &y, NULL);
+    if (!tk_iter_start(&it)) return TIGRIS_KERNEL_OK;
+    last = r - 1;
+    do {
+        ptrdiff_t base = 0;
+        int32_t j;
+        for (a = 0; a < last; ++a) { /* taps of the outer axes */
+            ptrdiff_t o0, o1;
+            resize_taps(op, it.idx[a], y.dims[a], x.dims[a], scales[a], &taps[a]);
+            o0 = tap_offset(&x, a, taps[a].i0);
+            o1 = tap_offset(&x, a, taps[a].i1);
+            if (o0 < 0 || o1 < 0) return TIGRIS_KERNEL_ERR_BAND;
+            base += o0;
+            delta[a] = o1 - o0;
+        }
+        for (j = 0; j < tk_iter_inner(&it); ++j) {
+            uint8_t *d = y.data + (it.off[0] + (ptrdiff_t)j * it.stride[0][last]) * (ptrdiff_t)y.elem;
+            ptrdiff_t o0, o1;
+            resize_taps(op, it.lo[last] + j, y.dims[last], x.dims[last], scales[last], &taps[last]);
+            o0 = tap_offset(&x, last, taps[last].i0);
+            o1 = tap_offset(&x, last, taps[last].i1);
+            if (o0 < 0 || o1 < 0) return TIGRIS_KERNEL_ERR_BAND;
+            delta[last] = o1 - o0;
+            if (!linear) {
+                memcpy(d, x.data + (base + o0) * (ptrdiff_t)x.elem, y.elem);
+            } else { /* every corner of the two-tap axes, its weight the product of theirs */
+                const float *xd = (const float *)(const void *)x.data;
+                float sum = 0.0f;
+                uint32_t corner;
+                for (corner = 0; corner < (1u << num_two); ++corner) {
+                    ptrdiff_t at = base + o0;
+                    float weight = 1.0f;
+                    int32_t k;
+                    for (k = 0; k < num_two; ++k) {
+                        const tk_taps_t *t = &taps[two[k]];
+                        if ((corner >> k) & 1u) {
+                            weight *= t->w1;
+                            at += delta[two[k]];
+                        } else {
+                            weight *= t->w0;
+                        }
+                    }
+                    if (weight != 0.0f) sum += weight * xd[at];
+                }
+                *(float *)(void *)d = sum;
+            }
+        }
+    } while (tk_iter_next(&it));
+    return TIGRIS_KERNEL_OK;
+}
+
+/* -- reduce_mean --------------------------------------------------------------------------- */
+
+int tigris_f32_reduce_mean(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                           void *user_ctx) {
+    tk_nd_t y, x;
+    int32_t yidx[TK_MAX_RANK], ridx[TK_MAX_RANK], reduced_axes[TK_MAX_RANK], y_axis_of[TK_MAX_RANK];
+    const int32_t *axes = tk_params(plan, op);
+    const int keep = (op->flags & TIGRIS_OPF_KEEPDIMS) != 0;
+    uint32_t reduced = 0;
+    int32_t nred = 0, a, b = 0, k;
+    size_t count = 1, total, e;
+    uint16_t tx = tk_input(plan, op, 0), ty = tk_output(plan, op, 0);
+    int err;
+    (void)op_index;
+    (void)user_ctx;
+
+    if (tx == TIGRIS_NONE16 || ty == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
+    err = tk_f32_nd(plan, mem, tx, &x);
+    if (err == TIGRIS_KERNEL_OK) err = tk_f32_nd(plan, mem, ty, &y);
+    if (err == TIGRIS_KERNEL_OK) err = tigris_k_require_full(&x);
+    if (err == TIGRIS_KERNEL_OK) err = tigris_k_require_full(&y);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    if (axes == NULL) return TIGRIS_KERNEL_ERR_PARAMS; /* no axes: reduces nothing, a copy (ONNX) */
+    for (k = 0; k < op->num_params; ++k) { /* runtime axes -> model axes of x */
+        const int32_t m = tigris_k_model_axis(axes[k], x.rank);
+        if (m < 0) return TIGRIS_KERNEL_ERR_PARAMS;
+        reduced |= 1u << m;
+    }
+    for (a = 0; a < x.rank; ++a) { /* y's axis of each kept x axis; the reduced axes */
+        y_axis_of[a] = -1;
+        if (reduced & (1u << a)) {
+            reduced_axes[nred++] = a;
+            count *= (size_t)x.dims[a];
+            if (keep) {
+                if (y.dims[b] != 1) return TIGRIS_KERNEL_ERR_SHAPE;
+                ++b;
+            }
+        } else {
+            if (b >= y.rank || y.dims[b] != x.dims[a]) return TIGRIS_KERNEL_ERR_SHAPE;
+            y_axis_of[a] = b++;
+        }
+    }
+    if (b != y.rank) return TIGRIS_KERNEL_ERR_SHAPE;
+    total = tk_count(y.dims, y.rank);
+    for (a = 0; a < y.rank; ++a) yidx[a] = 0;
+    for (e = 0; e < total; ++e) {
+        ptrdiff_t yoff = 0, xbase = 0;
+        float sum = 0.0f, comp = 0.0f;
+        size_t i;
+        for (a = 0; a < y.rank; ++a) yoff += (ptrdiff_t)yidx[a] * y.strides[a];
+        for (a = 0; a < x.rank; ++a)
+            if (y_axis_of[a] >= 0) xbase += (ptrdiff_t)yidx[y_axis_of[a]] * x.strides[a];
+        for (k = 0; k < nred; ++k) ridx[k] = 0;
+        for (i = 0; i < count; ++i) { /* Kahan sum over the reduced axes */
+            ptrdiff_t at = xbase;
+            float v, term, next;
+            for (k = 0; k < nred; ++k) at += (ptrdiff_t)ridx[k] * x.strides[reduced_axes[k]];
+            v = ((const float *)(const void *)x.data)[at];
+            term = v - comp;
+            next = sum + term;
+            comp = (next - sum) - term;
+            sum = next;
+            for (k = nred - 1; k >= 0; --k) {
+                if (++ridx[k] < x.dims[reduced_axes[k]]) break;
+                ridx[k] = 0;
+            }
+        }
+        ((float *)(void *)y.data)[yoff] = sum / (float)count;
+        for (a = y.rank - 1; a >= 0; --a) {
+            if (++yidx[a] < y.dims[a]) break;
+            yidx[a] = 0;
+        }
+    }
+    return TIGRIS_KERNEL_OK;
+}

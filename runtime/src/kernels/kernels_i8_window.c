@@ -1,0 +1,678 @@
+/* kernels_i8_window.c - int8 convolutions, dense layers and pools (channels-last, band-aware).
+ *
+ * conv family, fully_conn, matmul: acc = sum (x - zp_x)(w - zp_w[c]) (+ bias[c]) in int32;
+ * y = clamp(zp_y + MBQM(acc, m[c], s[c]), act_min, act_max). Padding holds zp_x, so it adds 0.
+ * Before anything is written the kernels check that no accumulator can leave int32 (taps x
+ * largest |x - zp_x| x largest |w - zp_w| + largest |bias|), as TFLite assumes.
+ */
+#include <string.h>
+
+#include "i8_math.h"
+#include "kernels_i8.h"
+
+/* Window geometry along one axis; sizes are kept below 2^30 so index arithmetic fits int32. */
+#define GEOMETRY_LIMIT (1 << 30)
+
+typedef struct {
+    int32_t in, out, k, s, d, pb, pe;
+} i8_axis_t;
+
+static int axis_init(i8_axis_t *ax, int32_t in, int32_t out, uint16_t k, uint16_t s, uint16_t d, uint16_t pb,
+                     uint16_t pe) {
+    ax->in = in;
+    ax->out = out;
+    ax->k = k;
+    ax->s = s;
+    ax->d = d;
+    ax->pb = pb;
+    ax->pe = pe;
+    if (k < 1 || s < 1 || d < 1) return TIGRIS_KERNEL_ERR_PARAMS;
+    if ((int64_t)in + pb + pe >= GEOMETRY_LIMIT || (int64_t)d * (k - 1) + 1 >= GEOMETRY_LIMIT)
+        return TIGRIS_KERNEL_ERR_SHAPE;
+    return TIGRIS_KERNEL_OK;
+}
+
+static int32_t axis_span(const i8_axis_t *ax) {
+    return ax->d * (ax->k - 1) + 1;
+}
+
+/* Convolution output length: (in + pads - span) / stride + 1. */
+static int axis_conv(const i8_axis_t *ax) {
+    int32_t room = ax->in + ax->pb + ax->pe - axis_span(ax);
+    if (room < 0 || ax->out != room / ax->s + 1) return TIGRIS_KERNEL_ERR_SHAPE;
+    return TIGRIS_KERNEL_OK;
+}
+
+/* Pool output length (kernels_window.pool_output): in ceil mode a last window starting in the
+ * end padding is dropped. */
+static int axis_pool(const i8_axis_t *ax, int ceil_mode) {
+    int32_t room = ax->in + ax->pb + ax->pe - axis_span(ax), out;
+    if (room < 0) return TIGRIS_KERNEL_ERR_SHAPE;
+    out = (ceil_mode ? (room + ax->s - 1) / ax->s : room / ax->s) + 1;
+    if (ceil_mode && (out - 1) * ax->s >= ax->in + ax->pb) out -= 1;
+    return ax->out == out ? TIGRIS_KERNEL_OK : TIGRIS_KERNEL_ERR_SHAPE;
+}
+
+/* TIGRIS_KERNEL_ERR_BAND unless every in-image row that output rows [o0, o1) read is resident.
+ * transposed: output row o reads input row (o + pb - k d) / s where that divides exactly. */
+static int window_rows(const tigris_view_t *x, const i8_axis_t *ax, int32_t o0, int32_t o1, int transposed) {
+    int32_t lo = INT32_MAX, hi = -1, o, k;
+    for (o = o0; o < o1; ++o) {
+        for (k = 0; k < ax->k; ++k) {
+            int32_t i;
+            if (transposed) {
+                int32_t t = o + ax->pb - k * ax->d;
+                if (t < 0 || t % ax->s != 0) continue;
+                i = t / ax->s;
+            } else {
+                i = o * ax->s - ax->pb + k * ax->d;
+            }
+            if (i < 0 || i >= ax->in) continue;
+            if (i < lo) lo = i;
+            if (i > hi) hi = i;
+        }
+    }
+    if (hi < 0) return TIGRIS_KERNEL_OK;
+    return (lo < x->h_start || hi >= x->h_end) ? TIGRIS_KERNEL_ERR_BAND : TIGRIS_KERNEL_OK;
+}
+
+static int full_rows(const tigris_view_t *v) {
+    return (v->h_start == 0 && v->h_end == v->h) ? TIGRIS_KERNEL_OK : TIGRIS_KERNEL_ERR_BAND;
+}
+
+/* Largest |value - zp| over the storage range. */
+static uint32_t max_offset(const tigris_i8_storage_t *s, int32_t zp) {
+    int32_t up = s->qmax - zp, down = zp - s->qmin;
+    return (uint32_t)(up > down ? up : down);
+}
+
+/* The weight's storage and zero points along `axis` (per channel or one), and the largest
+ * |w - zp| over all channels. */
+typedef struct {
+    tigris_i8_storage_t s;
+    const int32_t *zps; /* per channel, or NULL: zp */
+    int32_t zp;
+    uint32_t max_offset;
+} i8_weight_q_t;
+
+static int weight_q(const tigris_plan_t *plan, uint16_t t, int32_t axis, int32_t channels, i8_weight_q_t *w) {
+    int32_t c;
+    int err;
+    if ((err = tigris_i8_storage(plan->tensors[t].dtype, &w->s)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_channel_zps(plan, t, axis, channels, &w->zps, &w->zp)) != TIGRIS_KERNEL_OK) return err;
+    w->max_offset = 0;
+    for (c = 0; c < (w->zps != NULL ? channels : 1); ++c) {
+        int32_t zp = w->zps != NULL ? w->zps[c] : w->zp;
+        uint32_t m;
+        if ((err = tigris_i8_check_zp(&w->s, zp)) != TIGRIS_KERNEL_OK) return err;
+        m = max_offset(&w->s, zp);
+        if (m > w->max_offset) w->max_offset = m;
+    }
+    return TIGRIS_KERNEL_OK;
+}
+
+/* w->s.bias + zp of channel c: (byte ^ flip) - this is w - zp_w. */
+static int32_t weight_offset(const i8_weight_q_t *w, int32_t c) {
+    return w->s.bias + (w->zps != NULL ? w->zps[c] : w->zp);
+}
+
+/* The optional int32 bias (operand `index`): `channels` values, and the largest |bias|. */
+static int bias_of(const tigris_plan_t *plan, const tigris_mem_t *mem, const tigris_op_t *op, uint32_t index,
+                   int32_t channels, const int32_t **bias, uint32_t *max_abs) {
+    tigris_view_t b;
+    uint16_t t;
+    int32_t c;
+    int err;
+    *bias = NULL;
+    *max_abs = 0;
+    if (op->num_inputs <= index) return TIGRIS_KERNEL_OK;
+    t = tk_input(plan, op, index);
+    if (t == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
+    if ((err = tigris_view_of(plan, mem, t, &b)) != TIGRIS_KERNEL_OK) return err;
+    if (b.dtype != TIGRIS_DTYPE_I32) return TIGRIS_KERNEL_ERR_UNSUPPORTED;
+    if (plan->tensors[t].size != (uint32_t)channels * 4u) return TIGRIS_KERNEL_ERR_SHAPE;
+    if ((uintptr_t)b.data % sizeof(int32_t) != 0) return TIGRIS_KERNEL_ERR_PARAMS;
+    *bias = (const int32_t *)(const void *)b.data;
+    for (c = 0; c < channels; ++c) {
+        int32_t v = (*bias)[c];
+        uint32_t m = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+        if (m > *max_abs) *max_abs = m;
+    }
+    return TIGRIS_KERNEL_OK;
+}
+
+/* taps * max_x * max_w + max_bias <= INT32_MAX: no accumulator can overflow. */
+static int acc_fits(uint32_t taps, uint32_t max_x, uint32_t max_w, uint32_t max_bias) {
+    const uint32_t limit = 0x7FFFFFFFu;
+    uint32_t per_tap = max_x * max_w; /* <= 255 * 255 */
+    if (max_bias > limit) return TIGRIS_KERNEL_ERR_PARAMS;
+    if (per_tap != 0 && taps > (limit - max_bias) / per_tap) return TIGRIS_KERNEL_ERR_PARAMS;
+    return TIGRIS_KERNEL_OK;
+}
+
+/* What every requantizing dense kernel reads: input/output storage and zero points, the clamp. */
+typedef struct {
+    tigris_i8_storage_t xs, ys;
+    int32_t x_off; /* xs.bias + zp_x: (byte ^ flip) - x_off is x - zp_x */
+    int32_t y_zp, lo, hi;
+} i8_io_t;
+
+static int io_setup(const tigris_op_t *op, const tigris_view_t *x, const tigris_view_t *y, i8_io_t *io) {
+    int err;
+    if ((err = tigris_i8_storage(x->dtype, &io->xs)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_storage(y->dtype, &io->ys)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_check_zp(&io->xs, op->input_zp)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_check_zp(&io->ys, op->output_zp)) != TIGRIS_KERNEL_OK) return err;
+    io->x_off = io->xs.bias + op->input_zp;
+    io->y_zp = op->output_zp;
+    return tigris_i8_act_range(op, &io->ys, &io->lo, &io->hi);
+}
+
+static inline int32_t centered(uint8_t byte, uint8_t flip, int32_t offset) {
+    return (int32_t)(uint8_t)(byte ^ flip) - offset;
+}
+
+/* -- CONV, DEPTHWISE, CONV1D ------------------------------------------------------------------ */
+
+/* CONV: W OHWI [O, KH, KW, C/g]; CONV1D: W OKI [O, K, C/g] on [N, L, C] (W = 1); DEPTHWISE:
+ * W HWC [KH, KW, C m], output channel o = c m + j reads input channel c = o / m. */
+int tigris_i8_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                   void *user_ctx) {
+    tigris_view_t x, y, w;
+    i8_io_t io;
+    i8_weight_q_t wq;
+    tigris_i8_mults_t q;
+    i8_axis_t ah, aw;
+    const int32_t *bias, *ws;
+    const tigris_tensor_t *wt;
+    uint32_t max_bias;
+    uint32_t taps;
+    int32_t O, C, KH, KW, group, icg, ocg, n, oy, ox, o;
+    const int depthwise = op->op_type == TIGRIS_OP_DEPTHWISE;
+    uint16_t tw = tk_input(plan, op, 1);
+    int err;
+    (void)op_index;
+    (void)user_ctx;
+    if (tw == TIGRIS_NONE16 || tk_input(plan, op, 0) == TIGRIS_NONE16 || tk_output(plan, op, 0) == TIGRIS_NONE16)
+        return TIGRIS_KERNEL_ERR_PARAMS;
+    if ((err = tigris_view_of(plan, mem, tk_input(plan, op, 0), &x)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_view_of(plan, mem, tk_output(plan, op, 0), &y)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_view_of(plan, mem, tw, &w)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = io_setup(op, &x, &y, &io)) != TIGRIS_KERNEL_OK) return err;
+    wt = &plan->tensors[tw];
+    ws = tigris_tensor_shape(plan, wt); /* tigris_view_of checked it lies in the pool */
+    O = y.c;
+    C = x.c;
+    KH = op->kernel_h;
+    KW = op->kernel_w;
+    group = op->group;
+    if (y.n != x.n || group < 1) return TIGRIS_KERNEL_ERR_SHAPE;
+    if (depthwise) { /* group is the depth multiplier */
+        icg = 1;
+        ocg = group;
+        if (wt->ndim != 3 || ws[0] != KH || ws[1] != KW || ws[2] != O || (int64_t)C * group != O)
+            return TIGRIS_KERNEL_ERR_SHAPE;
+    } else {
+        if (C % group != 0 || O % group != 0) return TIGRIS_KERNEL_ERR_SHAPE;
+        icg = C / group;
+        ocg = O / group;
+        if (op->op_type == TIGRIS_OP_CONV1D) {
+            if (wt->ndim != 3 || ws[0] != O || ws[1] != KH || ws[2] != icg || KW != 1 || x.w != 1)
+                return TIGRIS_KERNEL_ERR_SHAPE;
+        } else if (wt->ndim != 4 || ws[0] != O || ws[1] != KH || ws[2] != KW || ws[3] != icg) {
+            return TIGRIS_KERNEL_ERR_SHAPE;
+        }
+    }
+    if ((uint64_t)wt->size != (uint64_t)O * (uint64_t)KH * (uint64_t)KW * (uint64_t)icg) return TIGRIS_KERNEL_ERR_SHAPE;
+    if ((err = axis_init(&ah, x.h, y.h, op->kernel_h, op->stride_h, op->dilation_h, op->pad_top, op->pad_bottom)))
+        return err;
+    if ((err = axis_init(&aw, x.w, y.w, op->kernel_w, op->stride_w, op->dilation_w, op->pad_left, op->pad_right)))
+        return err;
+    if ((err = axis_conv(&ah)) != TIGRIS_KERNEL_OK || (err = axis_conv(&aw)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_mults(plan, op, (uint32_t)O, &q)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = weight_q(plan, tw, depthwise ? 2 : 0, O, &wq)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = bias_of(plan, mem, op, 2, O, &bias, &max_bias)) != TIGRIS_KERNEL_OK) return err;
+    taps = (uint32_t)KH * (uint32_t)KW * (uint32_t)icg; /* == the weight's size, < 2^32 */
+    if ((err = acc_fits(taps, max_offset(&io.xs, op->input_zp), wq.max_offset, max_bias)))
+        return err;
+    if ((err = window_rows(&x, &ah, y.h_start, y.h_end, 0)) != TIGRIS_KERNEL_OK) return err;
+
+    for (n = 0; n < y.n; ++n) {
+        for (oy = y.h_start; oy < y.h_end; ++oy) {
+            uint8_t *yrow = tigris_view_row(&y, n, oy);
+            const int32_t iy0 = oy * ah.s - ah.pb;
+            for (ox = 0; ox < y.w; ++ox) {
+                const int32_t ix0 = ox * aw.s - aw.pb;
+                uint8_t *yp = yrow + (size_t)ox * (size_t)O;
+                for (o = 0; o < O; ++o) {
+                    const int32_t w_off = weight_offset(&wq, o);
+                    const int32_t cin = (o / ocg) * icg; /* depthwise: o / m */
+                    int32_t acc = bias != NULL ? bias[o] : 0;
+                    int32_t ky, kx, i;
+                    for (ky = 0; ky < KH; ++ky) {
+                        const int32_t iy = iy0 + ky * ah.d;
+                        const uint8_t *xrow;
+                        if (iy < 0 || iy >= ah.in) continue;
+                        xrow = tigris_view_row(&x, n, iy);
+                        for (kx = 0; kx < KW; ++kx) {
+                            const int32_t ix = ix0 + kx * aw.d;
+                            const uint8_t *xp, *wp;
+                            if (ix < 0 || ix >= aw.in) continue;
+                            xp = xrow + (size_t)ix * (size_t)C + (size_t)cin;
+                            if (depthwise) {
+                                wp = w.data + ((size_t)ky * (size_t)KW + (size_t)kx) * (size_t)O + (size_t)o;
+                                acc += centered(*xp, io.xs.flip, io.x_off) * centered(*wp, wq.s.flip, w_off);
+                                continue;
+                            }
+                            wp = w.data + (((size_t)o * (size_t)KH + (size_t)ky) * (size_t)KW + (size_t)kx) * (size_t)icg;
+                            for (i = 0; i < icg; ++i)
+                                acc += centered(xp[i], io.xs.flip, io.x_off) * centered(wp[i], wq.s.flip, w_off);
+                        }
+                    }
+                    yp[o] = tigris_i8_byte(tigris_i8_requant(acc, q.mult[o], q.shift[o], io.y_zp, io.lo, io.hi));
+                }
+            }
+        }
+    }
+    return TIGRIS_KERNEL_OK;
+}
+
+/* -- CONV_TRANSPOSE ---------------------------------------------------------------------------- */
+
+/* W OHWI [O, KH, KW, C/g], 1-D: OKI [O, K, C/g] (output channel o = g O/g + j); output row o
+ * gathers input rows (o + pad_top - ky d) / stride that divide exactly (the scatter of TFLite's
+ * TRANSPOSE_CONV); params = [output_padding_h(, output_padding_w)] extend the end. */
+int tigris_i8_conv_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
+                             tigris_mem_t *mem, void *user_ctx) {
+    tigris_view_t x, y, w;
+    i8_io_t io;
+    i8_weight_q_t wq;
+    tigris_i8_mults_t q;
+    i8_axis_t ah, aw;
+    const int32_t *bias, *ws, *params = tk_params(plan, op);
+    const tigris_tensor_t *wt;
+    uint32_t max_bias;
+    int32_t O, C, KH, KW, group, icg, ocg, n, oy, ox, o, oph = 0, opw = 0;
+    uint16_t tw = tk_input(plan, op, 1);
+    int err;
+    (void)op_index;
+    (void)user_ctx;
+    if (tw == TIGRIS_NONE16 || tk_input(plan, op, 0) == TIGRIS_NONE16 || tk_output(plan, op, 0) == TIGRIS_NONE16)
+        return TIGRIS_KERNEL_ERR_PARAMS;
+    if ((err = tigris_view_of(plan, mem, tk_input(plan, op, 0), &x)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_view_of(plan, mem, tk_output(plan, op, 0), &y)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_view_of(plan, mem, tw, &w)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = io_setup(op, &x, &y, &io)) != TIGRIS_KERNEL_OK) return err;
+    if (op->num_params > 2 || (op->num_params != 0 && params == NULL)) return TIGRIS_KERNEL_ERR_PARAMS;
+    if (op->num_params >= 1) oph = params[0];
+    if (op->num_params == 2) opw = params[1];
+    wt = &plan->tensors[tw];
+    ws = tigris_tensor_shape(plan, wt);
+    O = y.c;
+    C = x.c;
+    KH = op->kernel_h;
+    KW = op->kernel_w;
+    group = op->group;
+    if (y.n != x.n || group < 1 || C % group != 0 || O % group != 0) return TIGRIS_KERNEL_ERR_SHAPE;
+    icg = C / group;
+    ocg = O / group;
+    if (wt->ndim == 3 ? tigris_k_layout(plan, tw) != TIGRIS_LAYOUT_OKI || KW != 1 || ws[2] != icg
+                      : wt->ndim != 4 || ws[2] != KW || ws[3] != icg)
+        return TIGRIS_KERNEL_ERR_SHAPE;
+    if (ws[0] != O || ws[1] != KH) return TIGRIS_KERNEL_ERR_SHAPE;
+    if ((err = axis_init(&ah, x.h, y.h, op->kernel_h, op->stride_h, op->dilation_h, op->pad_top, op->pad_bottom)))
+        return err;
+    if ((err = axis_init(&aw, x.w, y.w, op->kernel_w, op->stride_w, op->dilation_w, op->pad_left, op->pad_right)))
+        return err;
+    if (oph < 0 || opw < 0 || oph >= GEOMETRY_LIMIT / 4 || opw >= GEOMETRY_LIMIT / 4) return TIGRIS_KERNEL_ERR_PARAMS;
+    if ((int64_t)ah.s * (ah.in - 1) + axis_span(&ah) + oph - ah.pb - ah.pe != y.h ||
+        (int64_t)aw.s * (aw.in - 1) + axis_span(&aw) + opw - aw.pb - aw.pe != y.w)
+        return TIGRIS_KERNEL_ERR_SHAPE;
+    if ((err = tigris_i8_mults(plan, op, (uint32_t)O, &q)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = weight_q(plan, tw, 0, O, &wq)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = bias_of(plan, mem, op, 2, O, &bias, &max_bias)) != TIGRIS_KERNEL_OK) return err;
+    /* at most every tap reaches an output pixel (all of them when the dilation is a multiple of the stride) */
+    if ((err = acc_fits((uint32_t)KH * (uint32_t)KW * (uint32_t)icg, max_offset(&io.xs, op->input_zp), wq.max_offset,
+                        max_bias)))
+        return err;
+    if ((err = window_rows(&x, &ah, y.h_start, y.h_end, 1)) != TIGRIS_KERNEL_OK) return err;
+
+    for (n = 0; n < y.n; ++n) {
+        for (oy = y.h_start; oy < y.h_end; ++oy) {
+            uint8_t *yrow = tigris_view_row(&y, n, oy);
+            for (ox = 0; ox < y.w; ++ox) {
+                uint8_t *yp = yrow + (size_t)ox * (size_t)O;
+                for (o = 0; o < O; ++o) {
+                    const int32_t w_off = weight_offset(&wq, o);
+                    const int32_t cin = (o / ocg) * icg;
+                    int32_t acc = bias != NULL ? bias[o] : 0;
+                    int32_t ky, kx, i;
+                    for (ky = 0; ky < KH; ++ky) {
+                        const int32_t ty = oy + ah.pb - ky * ah.d;
+                        const uint8_t *xrow;
+                        if (ty < 0 || ty % ah.s != 0 || ty / ah.s >= ah.in) continue;
+                        xrow = tigris_view_row(&x, n, ty / ah.s);
+                        for (kx = 0; kx < KW; ++kx) {
+                            const int32_t tx = ox + aw.pb - kx * aw.d;
+                            const uint8_t *xp, *wp;
+                            if (tx < 0 || tx % aw.s != 0 || tx / aw.s >= aw.in) continue;
+                            xp = xrow + (size_t)(tx / aw.s) * (size_t)C + (size_t)cin;
+                            wp = w.data + (((size_t)o * (size_t)KH + (size_t)ky) * (size_t)KW + (size_t)kx) * (size_t)icg;
+                            for (i = 0; i < icg; ++i)
+                                acc += centered(xp[i], io.xs.flip, io.x_off) * centered(wp[i], wq.s.flip, w_off);
+                        }
+                    }
+                    yp[o] = tigris_i8_byte(tigris_i8_requant(acc, q.mult[o], q.shift[o], io.y_zp, io.lo, io.hi));
+                }
+            }
+        }
+    }
+    return TIGRIS_KERNEL_OK;
+}
+
+/* -- FULLY_CONN, MATMUL ------------------------------------------------------------------------- */
+
+/* x as rows of K values (any rank, whole), W [O, K] (PLAIN, or NK_HWC matching a channels-last
+ * flatten), bias [O]; y [rows, O]. */
+int tigris_i8_fully_conn(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                         void *user_ctx) {
+    tigris_view_t x, y, w;
+    i8_io_t io;
+    i8_weight_q_t wq;
+    tigris_i8_mults_t q;
+    const int32_t *bias, *ws;
+    const tigris_tensor_t *wt;
+    uint32_t max_bias, rows, r;
+    int32_t O, K, o, k;
+    uint16_t tw = tk_input(plan, op, 1), tx = tk_input(plan, op, 0), ty = tk_output(plan, op, 0);
+    int err;
+    (void)op_index;
+    (void)user_ctx;
+    if (tw == TIGRIS_NONE16 || tx == TIGRIS_NONE16 || ty == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
+    if ((err = tigris_view_of(plan, mem, tx, &x)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_view_of(plan, mem, ty, &y)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_view_of(plan, mem, tw, &w)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = io_setup(op, &x, &y, &io)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = full_rows(&x)) != TIGRIS_KERNEL_OK || (err = full_rows(&y)) != TIGRIS_KERNEL_OK) return err;
+    wt = &plan->tensors[tw];
+    ws = tigris_tensor_shape(plan, wt);
+    if (wt->ndim != 2) return TIGRIS_KERNEL_ERR_SHAPE;
+    O = ws[0];
+    K = ws[1];
+    if (plan->tensors[tx].size % (uint32_t)K != 0) return TIGRIS_KERNEL_ERR_SHAPE;
+    rows = plan->tensors[tx].size / (uint32_t)K;
+    if ((uint64_t)rows * (uint64_t)O != plan->tensors[ty].size) return TIGRIS_KERNEL_ERR_SHAPE;
+    if (plan->tensors[ty].ndim >= 3 && (int64_t)y.h * y.w != 1) return TIGRIS_KERNEL_ERR_SHAPE;
+    if ((err = tigris_i8_mults(plan, op, (uint32_t)O, &q)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = weight_q(plan, tw, 0, O, &wq)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = bias_of(plan, mem, op, 2, O, &bias, &max_bias)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = acc_fits((uint32_t)K, max_offset(&io.xs, op->input_zp), wq.max_offset, max_bias))) return err;
+    for (r = 0; r < rows; ++r) {
+        const uint8_t *xr = x.data + (size_t)r * (size_t)K;
+        uint8_t *yr = y.data + (size_t)r * (size_t)O;
+        for (o = 0; o < O; ++o) {
+            const uint8_t *wr = w.data + (size_t)o * (size_t)K;
+            const int32_t w_off = weight_offset(&wq, o);
+            int32_t acc = bias != NULL ? bias[o] : 0;
+            for (k = 0; k < K; ++k) acc += centered(xr[k], io.xs.flip, io.x_off) * centered(wr[k], wq.s.flip, w_off);
+            yr[o] = tigris_i8_byte(tigris_i8_requant(acc, q.mult[o], q.shift[o], io.y_zp, io.lo, io.hi));
+        }
+    }
+    return TIGRIS_KERNEL_OK;
+}
+
+/* a [..., M, K] (or [K]) @ b [..., K, N], numpy broadcasting of the batch axes, each operand in
+ * its own storage (tk_nd_t strides); zero points: a per tensor, b per column (or per tensor);
+ * one multiplier per column. */
+int tigris_i8_matmul(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                     void *user_ctx) {
+    tk_nd_t a, b, y;
+    tigris_i8_storage_t as, ys;
+    i8_weight_q_t bq;
+    tigris_i8_mults_t q;
+    int32_t idx[TK_MAX_RANK];
+    int32_t M, K, N, nb, j, m, c, k, lo, hi;
+    ptrdiff_t a_m, a_k, b_k, b_n, y_m, y_n;
+    int err;
+    (void)op_index;
+    (void)user_ctx;
+    if (op->num_inputs != 2 || tk_input(plan, op, 0) == TIGRIS_NONE16 || tk_input(plan, op, 1) == TIGRIS_NONE16 ||
+        tk_output(plan, op, 0) == TIGRIS_NONE16)
+        return TIGRIS_KERNEL_ERR_PARAMS;
+    if ((err = tigris_k_nd_of(plan, mem, tk_input(plan, op, 0), &a)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_k_nd_of(plan, mem, tk_input(plan, op, 1), &b)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_k_nd_of(plan, mem, tk_output(plan, op, 0), &y)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_storage(a.dtype, &as)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_storage(y.dtype, &ys)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_k_require_full(&a)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_k_require_full(&b)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_k_require_full(&y)) != TIGRIS_KERNEL_OK) return err;
+    if (a.rank < 1 || b.rank < 2) return TIGRIS_KERNEL_ERR_UNSUPPORTED; /* a vector rhs has no columns */
+    M = a.rank >= 2 ? a.dims[a.rank - 2] : 1;
+    K = a.dims[a.rank - 1];
+    a_m = a.rank >= 2 ? a.strides[a.rank - 2] : 0;
+    a_k = a.strides[a.rank - 1];
+    if (b.dims[b.rank - 2] != K) return TIGRIS_KERNEL_ERR_SHAPE;
+    N = b.dims[b.rank - 1];
+    b_k = b.strides[b.rank - 2];
+    b_n = b.strides[b.rank - 1];
+    nb = y.rank - (a.rank >= 2 ? 2 : 1);
+    if (nb < 0 || nb < a.rank - 2 || nb < b.rank - 2 || y.dims[y.rank - 1] != N) return TIGRIS_KERNEL_ERR_SHAPE;
+    if (a.rank >= 2 && y.dims[y.rank - 2] != M) return TIGRIS_KERNEL_ERR_SHAPE;
+    y_m = a.rank >= 2 ? y.strides[y.rank - 2] : 0;
+    y_n = y.strides[y.rank - 1];
+    for (j = 0; j < nb; ++j) { /* batch axes broadcast right-aligned */
+        int32_t ja = j - (nb - (a.rank - 2)), jb = j - (nb - (b.rank - 2));
+        if (ja >= 0 && a.dims[ja] != 1 && a.dims[ja] != y.dims[j]) return TIGRIS_KERNEL_ERR_SHAPE;
+        if (jb >= 0 && b.dims[jb] != 1 && b.dims[jb] != y.dims[j]) return TIGRIS_KERNEL_ERR_SHAPE;
+        idx[j] = 0;
+    }
+    if ((err = tigris_i8_check_zp(&as, op->input_zp)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_check_zp(&ys, op->output_zp)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_act_range(op, &ys, &lo, &hi)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_mults(plan, op, (uint32_t)N, &q)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = weight_q(plan, b.tensor, b.rank - 1, N, &bq)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = acc_fits((uint32_t)K, max_offset(&as, op->input_zp), bq.max_offset, 0))) return err;
+    for (;;) {
+        ptrdiff_t ao = 0, bo = 0, yo = 0;
+        for (j = 0; j < nb; ++j) {
+            int32_t ja = j - (nb - (a.rank - 2)), jb = j - (nb - (b.rank - 2));
+            if (ja >= 0 && a.dims[ja] != 1) ao += (ptrdiff_t)idx[j] * a.strides[ja];
+            if (jb >= 0 && b.dims[jb] != 1) bo += (ptrdiff_t)idx[j] * b.strides[jb];
+            yo += (ptrdiff_t)idx[j] * y.strides[j];
+        }
+        for (m = 0; m < M; ++m) {
+            for (c = 0; c < N; ++c) {
+                const int32_t b_off = weight_offset(&bq, c);
+                int32_t acc = 0;
+                for (k = 0; k < K; ++k)
+                    acc += centered(a.data[ao + m * a_m + k * a_k], as.flip, as.bias + op->input_zp) *
+                           centered(b.data[bo + k * b_k + c * b_n], bq.s.flip, b_off);
+                y.data[yo + m * y_m + c * y_n] =
+                    tigris_i8_byte(tigris_i8_requant(acc, q.mult[c], q.shift[c], op->output_zp, lo, hi));
+            }
+        }
+        for (j = nb - 1; j >= 0; --j) {
+            if (++idx[j] < y.dims[j]) break;
+            idx[j] = 0;
+        }
+        if (j < 0) return TIGRIS_KERNEL_OK;
+    }
+}
+
+/* -- pools ----------------------------------------------------------------------------------- */
+
+/* The optional requantization of a pool's result (stored values to the result's parameters). */
+typedef struct {
+    int requant;
+    int32_t mult, shift, in_zp, out_zp, lo, hi;
+} i8_requant_t;
+
+static int pool_requant(const tigris_plan_t *plan, const tigris_op_t *op, const tigris_i8_storage_t *xs,
+                        const tigris_i8_storage_t *ys, i8_requant_t *r) {
+    tigris_i8_mults_t q;
+    int err;
+    memset(r, 0, sizeof(*r));
+    if ((err = tigris_i8_mults(plan, op, TIGRIS_I8_ANY, &q)) != TIGRIS_KERNEL_OK) return err;
+    if (q.count == 0) return xs->flip == ys->flip ? TIGRIS_KERNEL_OK : TIGRIS_KERNEL_ERR_PARAMS;
+    if (q.count != 1) return TIGRIS_KERNEL_ERR_PARAMS;
+    r->requant = 1;
+    r->mult = q.mult[0];
+    r->shift = q.shift[0];
+    r->in_zp = op->input_zp;
+    r->out_zp = op->output_zp;
+    if ((err = tigris_i8_check_zp(ys, r->out_zp)) != TIGRIS_KERNEL_OK) return err;
+    return tigris_i8_act_range(op, ys, &r->lo, &r->hi);
+}
+
+/* A pooled value (in the input's integer domain) as the result's stored byte. */
+static inline uint8_t pool_out(const i8_requant_t *r, int32_t value) {
+    if (!r->requant) return tigris_i8_byte(value);
+    return tigris_i8_byte(tigris_i8_requant(value - r->in_zp, r->mult, r->shift, r->out_zp, r->lo, r->hi));
+}
+
+/* Taps of output index o inside the image, and inside the explicitly padded extent. */
+static void pool_counts(const i8_axis_t *ax, int32_t o, int32_t *in_image, int32_t *in_padded) {
+    int32_t k;
+    *in_image = *in_padded = 0;
+    for (k = 0; k < ax->k; ++k) {
+        int32_t p = o * ax->s + k * ax->d; /* padded coordinates */
+        if (p < ax->in + ax->pb + ax->pe) ++*in_padded;
+        if (p >= ax->pb && p < ax->pb + ax->in) ++*in_image;
+    }
+}
+
+/* MAX_POOL: the max of stored values (padding never wins; a window with no input element gives
+ * qmin). AVG_POOL: TFLite's rounded average of stored values; with COUNT_INCLUDE_PAD the explicit
+ * pads count and hold the input zero point, the ceil-mode overhang never counts. Either may
+ * requantize (one multiplier). */
+int tigris_i8_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                   void *user_ctx) {
+    tigris_view_t x, y;
+    tigris_i8_storage_t xs, ys;
+    i8_requant_t rq;
+    i8_axis_t ah, aw;
+    const int is_max = op->op_type == TIGRIS_OP_MAX_POOL;
+    const int ceil_mode = (op->flags & TIGRIS_OPF_CEIL_MODE) != 0;
+    const int include_pad = (op->flags & TIGRIS_OPF_COUNT_INCLUDE_PAD) != 0;
+    int32_t C, n, oy, ox, c;
+    int err;
+    (void)op_index;
+    (void)user_ctx;
+    if (tk_input(plan, op, 0) == TIGRIS_NONE16 || tk_output(plan, op, 0) == TIGRIS_NONE16)
+        return TIGRIS_KERNEL_ERR_PARAMS;
+    if ((err = tigris_view_of(plan, mem, tk_input(plan, op, 0), &x)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_view_of(plan, mem, tk_output(plan, op, 0), &y)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_storage(x.dtype, &xs)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_storage(y.dtype, &ys)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_check_zp(&xs, op->input_zp)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = pool_requant(plan, op, &xs, &ys, &rq)) != TIGRIS_KERNEL_OK) return err;
+    C = x.c;
+    if (y.n != x.n || y.c != C) return TIGRIS_KERNEL_ERR_SHAPE;
+    if ((err = axis_init(&ah, x.h, y.h, op->kernel_h, op->stride_h, op->dilation_h, op->pad_top, op->pad_bottom)))
+        return err;
+    if ((err = axis_init(&aw, x.w, y.w, op->kernel_w, op->stride_w, op->dilation_w, op->pad_left, op->pad_right)))
+        return err;
+    if ((err = axis_pool(&ah, ceil_mode)) != TIGRIS_KERNEL_OK || (err = axis_pool(&aw, ceil_mode)) != TIGRIS_KERNEL_OK)
+        return err;
+    if (!is_max) {
+        int32_t img, pad;
+        if ((int64_t)ah.k * aw.k > INT32_MAX / 256) return TIGRIS_KERNEL_ERR_PARAMS; /* the sum fits int32 */
+        for (oy = y.h_start; oy < y.h_end; ++oy) { /* no window may be empty */
+            pool_counts(&ah, oy, &img, &pad);
+            if ((include_pad ? pad : img) == 0) return TIGRIS_KERNEL_ERR_SHAPE;
+        }
+        for (ox = 0; ox < y.w; ++ox) {
+            pool_counts(&aw, ox, &img, &pad);
+            if ((include_pad ? pad : img) == 0) return TIGRIS_KERNEL_ERR_SHAPE;
+        }
+    }
+    if ((err = window_rows(&x, &ah, y.h_start, y.h_end, 0)) != TIGRIS_KERNEL_OK) return err;
+
+    for (n = 0; n < y.n; ++n) {
+        for (oy = y.h_start; oy < y.h_end; ++oy) {
+            uint8_t *yrow = tigris_view_row(&y, n, oy);
+            int32_t h_img, h_pad;
+            pool_counts(&ah, oy, &h_img, &h_pad);
+            for (ox = 0; ox < y.w; ++ox) {
+                int32_t w_img, w_pad, count, pad_taps;
+                pool_counts(&aw, ox, &w_img, &w_pad);
+                count = include_pad ? h_pad * w_pad : h_img * w_img;
+                pad_taps = include_pad ? h_pad * w_pad - h_img * w_img : 0;
+                for (c = 0; c < C; ++c) {
+                    int32_t best = 0, total = pad_taps * op->input_zp, ky, kx, value;
+                    for (ky = 0; ky < ah.k; ++ky) {
+                        const int32_t iy = oy * ah.s - ah.pb + ky * ah.d;
+                        const uint8_t *xrow;
+                        if (iy < 0 || iy >= ah.in) continue;
+                        xrow = tigris_view_row(&x, n, iy);
+                        for (kx = 0; kx < aw.k; ++kx) {
+                            const int32_t ix = ox * aw.s - aw.pb + kx * aw.d;
+                            int32_t u;
+                            if (ix < 0 || ix >= aw.in) continue;
+                            u = (int32_t)(uint8_t)(xrow[(size_t)ix * (size_t)C + (size_t)c] ^ xs.flip);
+                            if (u > best) best = u;
+                            total += u - xs.bias;
+                        }
+                    }
+                    value = is_max ? best - xs.bias : tigris_i8_rounded_div(total, count);
+                    yrow[(size_t)ox * (size_t)C + (size_t)c] = pool_out(&rq, value);
+                }
+            }
+        }
+    }
+    return TIGRIS_KERNEL_OK;
+}
+
+/* GLOBAL_AVG: TFLite MEAN over the spatial axes, clamp(out_zp + MBQM(sum(x - in_zp), M(s_x /
+ * (s_y H W)))); GLOBAL_MAX: the max of stored values, requantized if the op has a multiplier. */
+int tigris_i8_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                          void *user_ctx) {
+    tigris_view_t x, y;
+    tigris_i8_storage_t xs, ys;
+    i8_requant_t rq;
+    tigris_i8_mults_t q;
+    int32_t n, c, i, pixels, lo = 0, hi = 0;
+    const int is_max = op->op_type == TIGRIS_OP_GLOBAL_MAX;
+    int err;
+    (void)op_index;
+    (void)user_ctx;
+    if (tk_input(plan, op, 0) == TIGRIS_NONE16 || tk_output(plan, op, 0) == TIGRIS_NONE16)
+        return TIGRIS_KERNEL_ERR_PARAMS;
+    if ((err = tigris_view_of(plan, mem, tk_input(plan, op, 0), &x)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_view_of(plan, mem, tk_output(plan, op, 0), &y)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_storage(x.dtype, &xs)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_storage(y.dtype, &ys)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = full_rows(&x)) != TIGRIS_KERNEL_OK || (err = full_rows(&y)) != TIGRIS_KERNEL_OK) return err;
+    if (y.n != x.n || y.c != x.c || y.h != 1 || y.w != 1) return TIGRIS_KERNEL_ERR_SHAPE;
+    if ((int64_t)x.h * x.w > INT32_MAX / 256) return TIGRIS_KERNEL_ERR_PARAMS; /* the sum fits int32 */
+    pixels = x.h * x.w;
+    if ((err = tigris_i8_check_zp(&xs, op->input_zp)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_mults(plan, op, TIGRIS_I8_ANY, &q)) != TIGRIS_KERNEL_OK) return err;
+    if (is_max || q.count == 0) { /* a pick (or, for a one-pixel mean at equal parameters, a copy) */
+        if (!is_max && pixels != 1) return TIGRIS_KERNEL_ERR_PARAMS;
+        if ((err = pool_requant(plan, op, &xs, &ys, &rq)) != TIGRIS_KERNEL_OK) return err;
+    } else {
+        if (q.count != 1) return TIGRIS_KERNEL_ERR_PARAMS;
+        if ((err = tigris_i8_check_zp(&ys, op->output_zp)) != TIGRIS_KERNEL_OK) return err;
+        if ((err = tigris_i8_act_range(op, &ys, &lo, &hi)) != TIGRIS_KERNEL_OK) return err;
+    }
+    for (n = 0; n < x.n; ++n) {
+        const uint8_t *xn = tigris_view_row(&x, n, 0);
+        uint8_t *yn = tigris_view_row(&y, n, 0);
+        for (c = 0; c < x.c; ++c) {
+            const uint8_t *xp = xn + c;
+            int32_t best = 0, sum = 0;
+            for (i = 0; i < pixels; ++i) {
+                int32_t u = (int32_t)(uint8_t)(xp[(size_t)i * (size_t)x.c] ^ xs.flip);
+                if (u > best) best = u;
+                sum += u - xs.bias - op->input_zp;
+            }
+            if (is_max || q.count == 0)
+                yn[c] = pool_out(&rq, is_max ? best - xs.bias : sum + op->input_zp);
+            else
+                yn[c] = tigris_i8_byte(tigris_i8_requant(sum, q.mult[0], q.shift[0], op->output_zp, lo, hi));
+        }
+    }
+    return TIGRIS_KERNEL_OK;
+}

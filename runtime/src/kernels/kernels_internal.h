@@ -1,0 +1,246 @@
+/* kernels_internal.h - what the float and int8 reference kernels share (not public API).
+ *
+ * Two ways to look at a tensor:
+ *   - tigris_view_t (tigris_kernels.h): the channels-last [n, h, w, c] picture the window
+ *     kernels (conv, pools) use, with rows [h_start, h_end) resident;
+ *   - tk_nd_t (here): any rank, one element stride per axis, so a kernel can walk a tensor
+ *     in model (ONNX) order or in runtime (stored) order whatever its storage: activations
+ *     and CHANNELS_LAST constants of rank >= 3 are stored [N, d1..dk, C], everything else
+ *     (rank <= 2, PLAIN and the weight layouts) row-major in its recorded shape. An
+ *     activation's axis 2 (model order) is held as a band of rows [h_start, h_end).
+ *
+ * tk_iter_t walks the index space of an output (outer axes by an odometer, the last axis
+ * left to the caller's inner loop) keeping one element offset per operand; the setup
+ * helpers derive each operand's strides (ONNX broadcasting included) and check that
+ * every row the walk will touch is resident (TIGRIS_KERNEL_ERR_BAND otherwise).
+ *
+ * Names: tigris_k_* have external linkage (defined in kernel_view.c), tk_* are inline.
+ */
+#ifndef TIGRIS_KERNELS_INTERNAL_H
+#define TIGRIS_KERNELS_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tigris.h"
+#include "tigris_executor.h"
+#include "tigris_kernels.h"
+#include "tigris_mem.h"
+
+#define TK_MAX_RANK TIGRIS_MAX_RANK
+#define TK_MAX_OPERANDS 3 /* operands one tk_iter_t walks together (out, a, b) */
+#define TK_NO_LAYOUT 0xFFu /* tigris_k_layout of a non-constant tensor */
+
+/* A tensor with per-axis strides; see the file comment. */
+typedef struct {
+    uint8_t *data;
+    uint32_t elem;                   /* bytes per element */
+    uint8_t dtype;                   /* tigris_dtype_t */
+    uint8_t channels_last;           /* stored [N, d1..dk, C] (rank >= 3 activation or CHANNELS_LAST) */
+    uint16_t tensor;                 /* tensor index */
+    int32_t rank;
+    int32_t dims[TK_MAX_RANK];       /* full extent of each axis */
+    int32_t strides[TK_MAX_RANK];    /* elements, in the resident data */
+    int32_t row_axis;                /* the banded axis (model order: 2), or -1 */
+    int32_t h_start, h_end;          /* resident rows of row_axis */
+} tk_nd_t;
+
+/* A walk over the index space [lo, hi) of `rank` axes, outer first. */
+typedef struct {
+    int32_t rank;
+    int32_t num_operands;
+    int32_t lo[TK_MAX_RANK];
+    int32_t hi[TK_MAX_RANK];
+    int32_t idx[TK_MAX_RANK];
+    ptrdiff_t stride[TK_MAX_OPERANDS][TK_MAX_RANK];
+    ptrdiff_t origin[TK_MAX_OPERANDS]; /* offset of index (0, ..., 0); may lie outside the data */
+    ptrdiff_t off[TK_MAX_OPERANDS];    /* offset of idx */
+} tk_iter_t;
+
+/* The weight layout of a constant tensor (tigris_weight_layout_t), TK_NO_LAYOUT otherwise. */
+uint8_t tigris_k_layout(const tigris_plan_t *plan, uint16_t tensor_idx);
+
+/* tk_nd_t of a tensor in model order (recorded shape); data as tigris_view_of finds it. */
+int tigris_k_nd_of(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t tensor_idx, tk_nd_t *out);
+
+/* Reorder the axes of a model-order tk_nd_t to the runtime (channels-last) order of the
+ * op parameters (`axis`, pads, scales, perm, reduce axes): [0, 2, ..., r-1, 1] for rank >= 3. */
+void tigris_k_nd_to_runtime(tk_nd_t *nd);
+
+/* Model axis of runtime axis `axis` for a tensor of rank `rank` (inverse of the emitter's
+ * _runtime_axis); -1 if out of range. Negative axes count from the end. */
+int32_t tigris_k_model_axis(int32_t axis, int32_t rank);
+
+/* Operand 0 of `it` is `out`, walked along its axes in the order `order` (order[j] = the
+ * axis of `out` walked j-th, outer first; NULL: 0..rank-1): the row axis over the resident
+ * rows only, every other axis in full. Resets the walk to that operand alone. */
+void tigris_k_iter_output(tk_iter_t *it, const tk_nd_t *out, const int32_t *order);
+
+/* Add operand `in` to a walk set up by tigris_k_iter_output for `out`, broadcasting it to
+ * out's shape (ONNX rules: right-aligned, size-1 axes repeat). TIGRIS_KERNEL_ERR_SHAPE if
+ * the shapes do not broadcast, TIGRIS_KERNEL_ERR_BAND if a row the walk reads is not
+ * resident. `order` as given to tigris_k_iter_output. */
+int tigris_k_iter_broadcast(tk_iter_t *it, const tk_nd_t *out, const int32_t *order, const tk_nd_t *in);
+
+/* Add an operand with explicit strides per walked axis (and its origin offset). */
+void tigris_k_iter_add(tk_iter_t *it, const ptrdiff_t *strides, ptrdiff_t origin);
+
+/* TIGRIS_KERNEL_ERR_BAND unless indices [lo, hi) of `axis` of t are resident. */
+int tigris_k_check_rows(const tk_nd_t *t, int32_t axis, int32_t lo, int32_t hi);
+
+/* TIGRIS_KERNEL_ERR_BAND unless every row of t is resident (ops that need whole tensors). */
+int tigris_k_require_full(const tk_nd_t *t);
+
+/* Walk order that visits `t` in its storage order (channels-last: [0, 2, ..., r-1, 1]). */
+void tigris_k_storage_order(const tk_nd_t *t, int32_t *order);
+
+/* Start a walk (idx = lo, offsets computed); 0 if the walk is empty. */
+static inline int tk_iter_start(tk_iter_t *it) {
+    int32_t a, k;
+    for (a = 0; a < it->rank; ++a) {
+        if (it->lo[a] >= it->hi[a]) return 0;
+        it->idx[a] = it->lo[a];
+    }
+    for (k = 0; k < it->num_operands; ++k) {
+        ptrdiff_t off = it->origin[k];
+        for (a = 0; a < it->rank; ++a) off += (ptrdiff_t)it->lo[a] * it->stride[k][a];
+        it->off[k] = off;
+    }
+    return 1;
+}
+
+/* Advance the outer axes (all but the last) by one position; 0 when the walk is done. */
+static inline int tk_iter_next(tk_iter_t *it) {
+    int32_t a, k;
+    for (a = it->rank - 2; a >= 0; --a) {
+        if (++it->idx[a] < it->hi[a]) {
+            for (k = 0; k < it->num_operands; ++k) it->off[k] += it->stride[k][a];
+            return 1;
+        }
+        for (k = 0; k < it->num_operands; ++k)
+            it->off[k] -= (ptrdiff_t)(it->hi[a] - 1 - it->lo[a]) * it->stride[k][a];
+        it->idx[a] = it->lo[a];
+    }
+    return 0;
+}
+
+/* Elements of the innermost axis of one walk position. */
+static inline int32_t tk_iter_inner(const tk_iter_t *it) {
+    return it->hi[it->rank - 1] - it->lo[it->rank - 1];
+}
+
+/* Operand i of op (tensor index), TIGRIS_NONE16 if absent or out of range. */
+static inline uint16_t tk_input(const tigris_plan_t *plan, const tigris_op_t *op, uint32_t i) {
+    uint16_t t;
+    if (i >= op->num_inputs || (size_t)op->inputs + i >= plan->index_pool_len) return TIGRIS_NONE16;
+    t = tigris_op_inputs(plan, op)[i];
+    return t < plan->header->num_tensors ? t : TIGRIS_NONE16;
+}
+
+static inline uint16_t tk_output(const tigris_plan_t *plan, const tigris_op_t *op, uint32_t i) {
+    uint16_t t;
+    if (i >= op->num_outputs || (size_t)op->outputs + i >= plan->index_pool_len) return TIGRIS_NONE16;
+    t = tigris_op_outputs(plan, op)[i];
+    return t < plan->header->num_tensors ? t : TIGRIS_NONE16;
+}
+
+/* op->num_params int32 parameters, NULL if the list lies outside the shape pool. */
+static inline const int32_t *tk_params(const tigris_plan_t *plan, const tigris_op_t *op) {
+    if ((size_t)op->params + op->num_params > plan->shape_pool_len) return NULL;
+    return tigris_op_params(plan, op);
+}
+
+/* Product of n dims (0 if any is negative). */
+static inline size_t tk_count(const int32_t *dims, int32_t n) {
+    size_t total = 1;
+    int32_t i;
+    for (i = 0; i < n; ++i) {
+        if (dims[i] < 0) return 0;
+        total *= (size_t)dims[i];
+    }
+    return total;
+}
+
+/* -- the reshape family: element i in model order to element i in model order ------------ */
+
+/* Whether op (RESHAPE, FLATTEN, SQUEEZE, UNSQUEEZE) copies its input's stored bytes as they are
+ * (TIGRIS_OPF_STORED_ORDER; every reshape of a 1.0 file, which had no flag) instead of element
+ * by element in model order. */
+static inline int tk_reshape_copies_bytes(const tigris_plan_t *plan, const tigris_op_t *op) {
+    return (op->flags & TIGRIS_OPF_STORED_ORDER) != 0 || plan->header->version_minor < 1;
+}
+
+/* Whether t's elements lie in model (row-major, recorded) order, one after the other: true for
+ * rank <= 2 and the weight layouts, and for a channels-last tensor whose C or spatial extent is 1.
+ * Size-1 axes take any stride. */
+static inline int tk_row_major(const tk_nd_t *t) {
+    ptrdiff_t expected = 1;
+    int32_t a;
+    for (a = t->rank - 1; a >= 0; --a) {
+        if (t->dims[a] != 1 && t->strides[a] != expected) return 0;
+        expected *= t->dims[a];
+    }
+    return 1;
+}
+
+/* A walk over two tensors of equal element count, both in model order, in runs along the last
+ * model axis of each: the run's `count` elements start at element offsets off[0] (dst) and
+ * off[1] (src) and step by stride[0] and stride[1]. Both tensors must be resident whole. */
+typedef struct {
+    const tk_nd_t *t[2];
+    int32_t idx[2][TK_MAX_RANK];
+    ptrdiff_t off[2];
+    ptrdiff_t stride[2];
+    size_t left;   /* elements from the run's start to the end */
+    int32_t count; /* elements in the run */
+} tk_flat_t;
+
+/* Offsets and length of the run starting at f->idx. */
+static inline void tk_flat_run(tk_flat_t *f) {
+    int32_t k, a;
+    size_t count = f->left;
+    for (k = 0; k < 2; ++k) {
+        const tk_nd_t *t = f->t[k];
+        const int32_t last = t->rank - 1;
+        ptrdiff_t off = 0;
+        for (a = 0; a < t->rank; ++a) off += (ptrdiff_t)f->idx[k][a] * t->strides[a];
+        f->off[k] = off;
+        f->stride[k] = last >= 0 ? t->strides[last] : 1;
+        if (last >= 0 && (size_t)(t->dims[last] - f->idx[k][last]) < count)
+            count = (size_t)(t->dims[last] - f->idx[k][last]);
+    }
+    f->count = (int32_t)count;
+}
+
+/* Start the walk; 0 if there is nothing to copy. */
+static inline int tk_flat_start(tk_flat_t *f, const tk_nd_t *dst, const tk_nd_t *src) {
+    int32_t a;
+    f->t[0] = dst;
+    f->t[1] = src;
+    for (a = 0; a < TK_MAX_RANK; ++a) f->idx[0][a] = f->idx[1][a] = 0;
+    f->left = tk_count(dst->dims, dst->rank);
+    if (f->left == 0) return 0;
+    tk_flat_run(f);
+    return 1;
+}
+
+/* Step past the current run; 0 when the walk is done. */
+static inline int tk_flat_next(tk_flat_t *f) {
+    int32_t k, a;
+    f->left -= (size_t)f->count;
+    if (f->left == 0) return 0;
+    for (k = 0; k < 2; ++k) {
+        const tk_nd_t *t = f->t[k];
+        a = t->rank - 1;
+        if (a < 0) continue;
+        f->idx[k][a] += f->count;
+        for (; a > 0 && f->idx[k][a] >= t->dims[a]; --a) {
+            f->idx[k][a] = 0;
+            ++f->idx[k][a - 1];
+        }
+    }
+    tk_flat_run(f);
+    return 1;
+}
+
+#endif /* TIGRIS_KERNELS_INTERNAL_H */

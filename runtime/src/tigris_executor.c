@@ -1,0 +1,475 @@
+/* tigris_executor.c - run a loaded plan stage by stage (normal, tiled, chained).
+ *
+ * The memory plan is the compiler's: stage boundaries, reload and spill sets, tile
+ * heights and chains come from the file. The executor follows it, checks it
+ * against the memory it was given, and derives nothing but each tile's row ranges
+ * (tigris_bands.c, the twin of the compiler's bands). All state lives in the
+ * caller's tigris_mem_t and in the small run_t on this stack.
+ */
+#include "tigris_executor.h"
+
+#include <string.h>
+
+#include "tigris_bands.h"
+#include "tigris_loader.h"
+
+#define REFS_MAX 0xFFFEu
+
+typedef struct {
+    const tigris_plan_t *plan;
+    tigris_mem_t *mem;
+    tigris_kernel_fn kernel;
+    void *ctx;
+    uint16_t block; /* weight block now in the reserved prefix (LZ4), TIGRIS_NONE16: none */
+    tigris_exec_stats_t st;
+} run_t;
+
+static uint32_t align_up(uint32_t v) {
+    uint32_t a = (uint32_t)TIGRIS_TENSOR_ALIGN;
+    return v > UINT32_MAX - (a - 1u) ? UINT32_MAX : (v + a - 1u) / a * a;
+}
+
+static int is_constant(const tigris_plan_t *plan, uint16_t t) {
+    return plan->tensors[t].weight != TIGRIS_NONE16 || (plan->tensors[t].flags & TIGRIS_TENSOR_CONSTANT) != 0;
+}
+
+static int listed(const uint16_t *list, uint32_t n, uint16_t t) {
+    uint32_t i;
+    for (i = 0; i < n; i++) {
+        if (list[i] == t) return 1;
+    }
+    return 0;
+}
+
+/* ---- plan checks (the loader validates too; the executor never trusts an index) ---- */
+
+static int pool_ok(const tigris_plan_t *plan, uint32_t off, uint32_t n) {
+    return off <= plan->index_pool_len && n <= plan->index_pool_len - off;
+}
+
+static int tensors_ok(const tigris_plan_t *plan, uint32_t off, uint32_t n) {
+    uint32_t i;
+    if (!pool_ok(plan, off, n)) return 0;
+    for (i = 0; i < n; i++) {
+        if (plan->index_pool[off + i] >= plan->header->num_tensors) return 0;
+    }
+    return 1;
+}
+
+static int stage_ok(const tigris_plan_t *plan, uint16_t s) {
+    const tigris_stage_t *st = &plan->stages[s];
+    uint16_t i;
+    if (!pool_ok(plan, st->ops, st->num_ops) || !tensors_ok(plan, st->inputs, st->num_inputs) ||
+        !tensors_ok(plan, st->outputs, st->num_outputs))
+        return 0;
+    if (st->tile_plan != TIGRIS_NONE16 && (st->tile_plan >= plan->header->num_tile_plans || plan->tile_plans == NULL))
+        return 0;
+    for (i = 0; i < st->num_ops; i++) {
+        uint16_t o = plan->index_pool[st->ops + i];
+        const tigris_op_t *op;
+        if (o >= plan->header->num_ops) return 0;
+        op = &plan->ops[o];
+        if (!tensors_ok(plan, op->inputs, op->num_inputs) || !tensors_ok(plan, op->outputs, op->num_outputs))
+            return 0;
+    }
+    return 1;
+}
+
+/* ---- weights ---- */
+
+/* Point every in-place constant at its bytes (LZ4 block weights: NULL until decoded). */
+static tigris_exec_error_t bind_constants(const tigris_plan_t *plan, tigris_mem_t *mem) {
+    uint16_t t;
+    for (t = 0; t < plan->header->num_tensors; t++) {
+        uint16_t w = plan->tensors[t].weight;
+        if (w == TIGRIS_NONE16) continue;
+        if (w >= plan->header->num_weights || plan->weight_entries == NULL) return TIGRIS_EXEC_ERR_PLAN;
+        if (plan->weight_entries[w].block != TIGRIS_NONE16 && plan->weight_entries[w].block >= plan->num_weight_blocks)
+            return TIGRIS_EXEC_ERR_PLAN;
+        mem->tensor_ptrs[t] = (void *)(uintptr_t)tigris_tensor_weight(plan, t);
+    }
+    return TIGRIS_EXEC_OK;
+}
+
+/* With LZ4: make the stage's weight block the one in the reserved prefix. */
+static tigris_exec_error_t ensure_block(run_t *r, const tigris_stage_t *stage) {
+    const tigris_plan_t *plan = r->plan;
+    tigris_mem_t *mem = r->mem;
+    const tigris_weight_block_t *blk;
+    uint16_t b = stage->weight_block, old = r->block, t;
+    int32_t n;
+    if (plan->weight_compression != TIGRIS_COMPRESSION_LZ4 || b == TIGRIS_NONE16 || b == old) return TIGRIS_EXEC_OK;
+    if (b >= plan->num_weight_blocks || plan->weight_blocks == NULL || plan->weight_blocks_data == NULL)
+        return TIGRIS_EXEC_ERR_WEIGHTS;
+    blk = &plan->weight_blocks[b];
+    if (mem->fast_base == NULL || blk->raw_size > mem->fast_reserved) return TIGRIS_EXEC_ERR_WEIGHTS;
+    r->block = TIGRIS_NONE16; /* the prefix is overwritten from here on */
+    n = tigris_lz4_decompress(plan->weight_blocks_data + blk->offset, blk->size, mem->fast_base, mem->fast_reserved);
+    for (t = 0; t < plan->header->num_tensors; t++) { /* bind_constants checked every entry index */
+        const tigris_weight_entry_t *e;
+        if (plan->tensors[t].weight == TIGRIS_NONE16) continue;
+        e = &plan->weight_entries[plan->tensors[t].weight];
+        if (e->block == TIGRIS_NONE16) continue;
+        if (e->block == b && n >= 0 && (uint32_t)n == blk->raw_size && e->offset <= blk->raw_size &&
+            e->size <= blk->raw_size - e->offset) {
+            mem->tensor_ptrs[t] = mem->fast_base + e->offset;
+        } else if (e->block == b || e->block == old) {
+            mem->tensor_ptrs[t] = NULL;
+            if (e->block == b) return TIGRIS_EXEC_ERR_WEIGHTS;
+        }
+    }
+    if (n < 0 || (uint32_t)n != blk->raw_size) return TIGRIS_EXEC_ERR_WEIGHTS;
+    r->block = b;
+    return TIGRIS_EXEC_OK;
+}
+
+/* ---- ops ---- */
+
+/* Uses of tensor t as an operand by the ops of stages first..last that come after
+ * op position `pos` of stage `k` (pos -1: all ops of stage k and later). */
+static uint32_t uses_after(const run_t *r, uint16_t first, uint16_t last, uint16_t k, int32_t pos, uint16_t t) {
+    const tigris_plan_t *plan = r->plan;
+    uint32_t count = 0;
+    uint16_t s;
+    for (s = first; s <= last; s++) {
+        const tigris_stage_t *st = &plan->stages[s];
+        const uint16_t *ops = tigris_stage_ops(plan, st);
+        uint16_t i;
+        if (s < k) continue;
+        for (i = 0; i < st->num_ops; i++) {
+            const tigris_op_t *op = &plan->ops[ops[i]];
+            const uint16_t *ins = tigris_op_inputs(plan, op);
+            uint8_t j;
+            if (s == k && (int32_t)i <= pos) continue;
+            for (j = 0; j < op->num_inputs; j++) count += ins[j] == t;
+        }
+    }
+    return count;
+}
+
+static uint16_t refs_of(uint32_t n) { return (uint16_t)(n > REFS_MAX ? REFS_MAX : n); }
+
+static tigris_exec_error_t mem_error(tigris_mem_error_t err) {
+    return err == TIGRIS_MEM_ERR_BAD_RANGE ? TIGRIS_EXEC_ERR_TILE : TIGRIS_EXEC_ERR_MEM;
+}
+
+/* Bytes of a band of rows [h0, h1) of tensor t (its whole size if it has no rows to cut). */
+static uint32_t band_bytes(const tigris_plan_t *plan, uint16_t t, int32_t h0, int32_t h1) {
+    const tigris_tensor_t *tt = &plan->tensors[t];
+    int32_t rows = tigris_tensor_rows(plan, tt);
+    if (tt->ndim < 3 || rows <= 1 || h0 < 0 || h1 > rows || h1 <= h0) return tt->size;
+    return (uint32_t)tigris_tensor_shape(plan, tt)[0] * (uint32_t)(h1 - h0) * tigris_tensor_row_bytes(plan, tt);
+}
+
+/* Run op `pos` of stage k, in the stage group first..last whose last stage's
+ * outputs are spilled. banded: allocate outputs as their bands; ops none of whose
+ * outputs has a band are skipped (nothing of the tile needs them). */
+static tigris_exec_error_t run_op(run_t *r, uint16_t first, uint16_t last, uint16_t k, uint16_t pos, int banded) {
+    const tigris_plan_t *plan = r->plan;
+    tigris_mem_t *mem = r->mem;
+    const tigris_stage_t *spill = &plan->stages[last];
+    uint16_t op_idx = tigris_stage_ops(plan, &plan->stages[k])[pos];
+    const tigris_op_t *op = &plan->ops[op_idx];
+    const uint16_t *ins = tigris_op_inputs(plan, op), *outs = tigris_op_outputs(plan, op);
+    uint8_t j;
+    if (banded) {
+        int needed = 0;
+        for (j = 0; j < op->num_outputs; j++) needed |= tigris_band_find(mem, outs[j]) != NULL;
+        if (!needed) return TIGRIS_EXEC_OK;
+    }
+    for (j = 0; j < op->num_outputs; j++) {
+        uint16_t o = outs[j];
+        const tigris_band_t *b = banded ? tigris_band_find(mem, o) : NULL;
+        uint32_t size = b != NULL ? band_bytes(plan, o, b->h_start, b->h_end) : plan->tensors[o].size;
+        uint32_t refs = uses_after(r, first, last, k, pos, o) + 1u; /* + 1: held while the op runs */
+        tigris_mem_error_t err;
+        if (is_constant(plan, o)) return TIGRIS_EXEC_ERR_PLAN;
+        if (listed(tigris_stage_outputs(plan, spill), spill->num_outputs, o)) refs++;
+        err = tigris_mem_alloc(mem, o, size);
+        if (err == TIGRIS_MEM_OK) err = tigris_mem_set_refs(mem, o, refs_of(refs));
+        if (err != TIGRIS_MEM_OK) return TIGRIS_EXEC_ERR_MEM;
+    }
+    for (j = 0; j < op->num_inputs; j++) {
+        if (mem->tensor_ptrs[ins[j]] == NULL)
+            return is_constant(plan, ins[j]) ? TIGRIS_EXEC_ERR_WEIGHTS : TIGRIS_EXEC_ERR_MEM;
+    }
+    if (r->kernel(plan, op, op_idx, mem, r->ctx) != 0) return TIGRIS_EXEC_ERR_KERNEL;
+    for (j = 0; j < op->num_inputs; j++) {
+        if (!is_constant(plan, ins[j])) (void)tigris_mem_release(mem, ins[j]);
+    }
+    for (j = 0; j < op->num_outputs; j++) (void)tigris_mem_release(mem, outs[j]);
+    return TIGRIS_EXEC_OK;
+}
+
+/* ---- stage bookkeeping ---- */
+
+/* End of a stage or tile: drop overflow allocations, point every tensor that was in
+ * the arena back at its slow copy (or NULL), and empty the arena. */
+static void finish(run_t *r) {
+    const tigris_plan_t *plan = r->plan;
+    tigris_mem_t *mem = r->mem;
+    uint32_t lo = align_up(mem->fast_reserved);
+    uint16_t t;
+    tigris_mem_free_overflow(mem);
+    for (t = 0; t < plan->header->num_tensors; t++) {
+        uintptr_t p = (uintptr_t)mem->tensor_ptrs[t], base = (uintptr_t)mem->fast_base;
+        const tigris_band_t *b;
+        if (mem->tensor_ptrs[t] == NULL || mem->fast_base == NULL || is_constant(plan, t)) continue;
+        if (p < base + lo || p - base >= mem->fast_size) continue;
+        b = tigris_band_find(mem, t);
+        mem->tensor_ptrs[t] = (b != NULL && b->slow_ptr != NULL) ? b->slow_ptr : tigris_mem_slow_ptr(mem, t);
+    }
+    tigris_mem_compact_slow(mem);
+    tigris_mem_reset_fast(mem);
+    mem->tile.active = 0;
+}
+
+/* After stages ..last: free from slow memory what no later stage reads and the
+ * caller does not get back, then compact. */
+static void free_dead(run_t *r, uint16_t last) {
+    const tigris_plan_t *plan = r->plan;
+    tigris_mem_t *mem = r->mem;
+    uint16_t i, s;
+    for (i = mem->num_slow_allocs; i-- > 0;) {
+        uint16_t t = mem->slow_allocs[i].tensor;
+        int keep = t >= plan->header->num_tensors ||
+                   listed(plan->model_outputs, plan->num_model_outputs, t) ||
+                   (plan->tensors[t].flags & TIGRIS_TENSOR_MODEL_OUTPUT) != 0;
+        for (s = (uint16_t)(last + 1u); !keep && s < plan->header->num_stages; s++) {
+            const tigris_stage_t *st = &plan->stages[s];
+            keep = listed(tigris_stage_inputs(plan, st), st->num_inputs, t);
+        }
+        if (!keep) (void)tigris_mem_free_slow(mem, t);
+    }
+    tigris_mem_compact_slow(mem);
+}
+
+static tigris_exec_error_t run_normal(run_t *r, uint16_t s) {
+    const tigris_plan_t *plan = r->plan;
+    tigris_mem_t *mem = r->mem;
+    const tigris_stage_t *st = &plan->stages[s];
+    const uint16_t *ins = tigris_stage_inputs(plan, st), *outs = tigris_stage_outputs(plan, st);
+    tigris_exec_error_t err;
+    uint16_t i;
+    tigris_mem_reset_fast(mem);
+    err = ensure_block(r, st);
+    for (i = 0; err == TIGRIS_EXEC_OK && i < st->num_inputs; i++) {
+        tigris_mem_error_t e = tigris_mem_load(mem, ins[i], plan->tensors[ins[i]].size);
+        if (e == TIGRIS_MEM_OK) e = tigris_mem_set_refs(mem, ins[i], refs_of(uses_after(r, s, s, s, -1, ins[i])));
+        if (e != TIGRIS_MEM_OK) err = TIGRIS_EXEC_ERR_MEM;
+    }
+    for (i = 0; err == TIGRIS_EXEC_OK && i < st->num_ops; i++) err = run_op(r, s, s, s, i, 0);
+    for (i = 0; err == TIGRIS_EXEC_OK && i < st->num_outputs; i++) {
+        if (tigris_mem_spill(mem, outs[i], plan->tensors[outs[i]].size) != TIGRIS_MEM_OK) err = TIGRIS_EXEC_ERR_MEM;
+    }
+    finish(r);
+    if (err == TIGRIS_EXEC_OK) r->st.stages_normal++;
+    return err;
+}
+
+/* The checks a tiled stage or chain must pass before its first tile. */
+static tigris_exec_error_t check_tiles(const run_t *r, uint16_t first, uint16_t last, const tigris_tile_plan_t *tp) {
+    const tigris_plan_t *plan = r->plan;
+    const tigris_mem_t *mem = r->mem;
+    const tigris_stage_t *lst = &plan->stages[last];
+    uint32_t lo = align_up(mem->fast_reserved);
+    uint32_t avail = mem->fast_size > lo ? mem->fast_size - lo : 0;
+    uint16_t s, i, j;
+    if (tp->peak > avail) return TIGRIS_EXEC_ERR_TILE;
+    /* the tiles cover the output rows exactly: every row is written once */
+    if (tp->tile_h == 0 || tp->num_tiles == 0 || tp->out_h == 0 || tp->out_h > (uint32_t)INT32_MAX ||
+        (uint64_t)(tp->num_tiles - 1u) * tp->tile_h >= tp->out_h || (uint64_t)tp->num_tiles * tp->tile_h < tp->out_h ||
+        lst->num_outputs == 0)
+        return TIGRIS_EXEC_ERR_TILE;
+    for (i = 0; i < lst->num_outputs; i++) {
+        const tigris_tensor_t *t = &plan->tensors[tigris_stage_outputs(plan, lst)[i]];
+        if (t->ndim < 3 || tigris_tensor_rows(plan, t) != (int32_t)tp->out_h) return TIGRIS_EXEC_ERR_TILE;
+    }
+    for (s = first; s <= last; s++) {
+        const tigris_stage_t *st = &plan->stages[s];
+        const uint16_t *ops = tigris_stage_ops(plan, st);
+        for (i = 0; i < st->num_ops; i++) {
+            if (!tigris_band_op_tileable(plan, &plan->ops[ops[i]])) return TIGRIS_EXEC_ERR_TILE;
+        }
+        /* a chain: only the first stage reads slow memory, only the last writes it */
+        for (i = 0; s > first && i < st->num_inputs; i++) {
+            uint16_t t = tigris_stage_inputs(plan, st)[i];
+            int linked = 0;
+            for (j = first; j < s && !linked; j++)
+                linked = listed(tigris_stage_outputs(plan, &plan->stages[j]), plan->stages[j].num_outputs, t);
+            if (!linked) return TIGRIS_EXEC_ERR_TILE;
+        }
+        for (i = 0; s < last && i < st->num_outputs; i++) {
+            uint16_t t = tigris_stage_outputs(plan, st)[i];
+            int linked = 0;
+            for (j = (uint16_t)(s + 1u); j <= last && !linked; j++)
+                linked = listed(tigris_stage_inputs(plan, &plan->stages[j]), plan->stages[j].num_inputs, t);
+            if (!linked) return TIGRIS_EXEC_ERR_TILE;
+        }
+    }
+    return TIGRIS_EXEC_OK;
+}
+
+/* One tile of stages first..last: output rows [h0, h1) of the last stage. */
+static tigris_exec_error_t run_tile(run_t *r, uint16_t first, uint16_t last, int32_t h0, int32_t h1) {
+    const tigris_plan_t *plan = r->plan;
+    tigris_mem_t *mem = r->mem;
+    const tigris_stage_t *fst = &plan->stages[first], *lst = &plan->stages[last];
+    tigris_exec_error_t err = TIGRIS_EXEC_OK;
+    uint16_t i, s;
+    if (tigris_bands_compute(plan, mem, first, last, h0, h1) != 0) return TIGRIS_EXEC_ERR_TILE;
+    for (i = 0; i < fst->num_inputs; i++) {
+        uint16_t t = tigris_stage_inputs(plan, fst)[i];
+        tigris_band_t *b = tigris_band_find(mem, t);
+        const tigris_tensor_t *tt = &plan->tensors[t];
+        tigris_mem_error_t e;
+        if (b == NULL) continue; /* no op of this tile reads it */
+        if (tt->ndim < 3 || tigris_tensor_rows(plan, tt) <= 1) {
+            void *src = mem->tensor_ptrs[t];
+            e = tigris_mem_load(mem, t, tt->size); /* one row: the whole tensor */
+            if (e == TIGRIS_MEM_OK && src != mem->tensor_ptrs[t]) b->slow_ptr = src; /* restored after the tile */
+        } else {
+            e = tigris_mem_load_tile(mem, plan, t, b->h_start, b->h_end);
+        }
+        if (e == TIGRIS_MEM_OK) e = tigris_mem_set_refs(mem, t, refs_of(uses_after(r, first, last, first, -1, t)));
+        if (e != TIGRIS_MEM_OK) return mem_error(e);
+    }
+    for (s = first; err == TIGRIS_EXEC_OK && s <= last; s++) {
+        const tigris_stage_t *st = &plan->stages[s];
+        err = ensure_block(r, st);
+        for (i = 0; err == TIGRIS_EXEC_OK && i < st->num_ops; i++) err = run_op(r, first, last, s, i, 1);
+    }
+    for (i = 0; err == TIGRIS_EXEC_OK && i < lst->num_outputs; i++) {
+        uint16_t t = tigris_stage_outputs(plan, lst)[i];
+        void *full = tigris_mem_slow_ptr(mem, t);
+        tigris_mem_error_t e = full == NULL ? TIGRIS_MEM_ERR_NOT_SET : tigris_mem_spill_tile(mem, plan, t, full, h0, h1);
+        if (e != TIGRIS_MEM_OK) err = mem_error(e);
+    }
+    return err;
+}
+
+/* A spatially tiled stage (first == last) or a chain of stages sharing a tile plan. */
+static tigris_exec_error_t run_tiled(run_t *r, uint16_t first, uint16_t last, int chain) {
+    const tigris_plan_t *plan = r->plan;
+    tigris_mem_t *mem = r->mem;
+    const tigris_tile_plan_t *tp = &plan->tile_plans[plan->stages[first].tile_plan];
+    const tigris_stage_t *lst = &plan->stages[last];
+    tigris_exec_error_t err = check_tiles(r, first, last, tp);
+    uint32_t tile;
+    uint16_t i;
+    tigris_mem_reset_fast(mem);
+    for (i = 0; err == TIGRIS_EXEC_OK && i < lst->num_outputs; i++) {
+        uint16_t t = tigris_stage_outputs(plan, lst)[i];
+        if (tigris_mem_slow_ptr(mem, t) == NULL && tigris_mem_alloc_slow(mem, t, plan->tensors[t].size) != TIGRIS_MEM_OK)
+            err = TIGRIS_EXEC_ERR_MEM;
+    }
+    for (tile = 0; err == TIGRIS_EXEC_OK && tile < tp->num_tiles; tile++) {
+        uint64_t h0 = (uint64_t)tile * tp->tile_h, h1 = h0 + tp->tile_h;
+        if (h0 >= tp->out_h) {
+            err = TIGRIS_EXEC_ERR_TILE;
+            break;
+        }
+        if (h1 > tp->out_h) h1 = tp->out_h;
+        mem->tile.active = 1;
+        mem->tile.tile_index = tile;
+        err = run_tile(r, first, last, (int32_t)h0, (int32_t)h1);
+        finish(r);
+    }
+    if (err != TIGRIS_EXEC_OK) return err;
+    if (chain) r->st.stages_chain = (uint16_t)(r->st.stages_chain + (last - first + 1u));
+    else r->st.stages_tiled++;
+    r->st.total_tiles = (uint16_t)(tp->num_tiles > 0xFFFFu - r->st.total_tiles ? 0xFFFFu : r->st.total_tiles + tp->num_tiles);
+    return TIGRIS_EXEC_OK;
+}
+
+static void fill_stats(const run_t *r, const tigris_mem_counters_t *c0, tigris_exec_stats_t *stats) {
+    const tigris_mem_counters_t *c = &r->mem->counters;
+    if (stats == NULL) return;
+    *stats = r->st;
+    stats->slow_overflow_count = c->slow_overflow_count - c0->slow_overflow_count;
+    stats->slow_overflow_bytes = c->slow_overflow_bytes - c0->slow_overflow_bytes;
+    stats->loads_bytes = c->loads_bytes - c0->loads_bytes;
+    stats->spills_bytes = c->spills_bytes - c0->spills_bytes;
+    stats->compactions = c->compactions - c0->compactions;
+    stats->slow_peak = c->slow_peak;
+}
+
+static tigris_exec_error_t check_run(const tigris_plan_t *plan, const tigris_mem_t *mem) {
+    const tigris_file_header_t *h = plan->header;
+    uint16_t i, s;
+    if (h->num_stages == 0) return TIGRIS_EXEC_ERR_NO_STAGES;
+    if (plan->tensors == NULL || plan->ops == NULL || plan->stages == NULL || plan->index_pool == NULL ||
+        plan->shape_pool == NULL || (plan->num_model_inputs > 0 && plan->model_inputs == NULL) ||
+        (plan->num_model_outputs > 0 && plan->model_outputs == NULL))
+        return TIGRIS_EXEC_ERR_NULL;
+    if (mem->num_tensors < h->num_tensors) return TIGRIS_EXEC_ERR_MEM;
+    for (s = 0; s < h->num_stages; s++) {
+        if (!stage_ok(plan, s)) return TIGRIS_EXEC_ERR_PLAN;
+    }
+    for (i = 0; i < plan->num_model_outputs; i++) {
+        if (plan->model_outputs[i] >= h->num_tensors) return TIGRIS_EXEC_ERR_PLAN;
+    }
+    for (i = 0; i < plan->num_model_inputs; i++) {
+        uint16_t t = plan->model_inputs[i];
+        if (t >= h->num_tensors) return TIGRIS_EXEC_ERR_PLAN;
+        if (mem->tensor_ptrs[t] == NULL) return TIGRIS_EXEC_ERR_INPUT;
+    }
+    return TIGRIS_EXEC_OK;
+}
+
+tigris_exec_error_t tigris_run(const tigris_plan_t *plan, tigris_mem_t *mem, tigris_kernel_fn kernel,
+                               void *user_ctx, tigris_exec_stats_t *stats) {
+    run_t r;
+    tigris_mem_counters_t c0;
+    tigris_exec_error_t err;
+    uint16_t s = 0, n;
+    if (stats != NULL) memset(stats, 0, sizeof(*stats));
+    if (plan == NULL || plan->header == NULL || mem == NULL || mem->tensor_ptrs == NULL || kernel == NULL)
+        return TIGRIS_EXEC_ERR_NULL;
+    memset(&r, 0, sizeof(r));
+    r.plan = plan;
+    r.mem = mem;
+    r.kernel = kernel;
+    r.ctx = user_ctx;
+    r.block = TIGRIS_NONE16;
+    c0 = mem->counters;
+    err = check_run(plan, mem);
+    if (err == TIGRIS_EXEC_OK) {
+        tigris_mem_reset_fast(mem);
+        mem->tile.active = 0;
+        if (tigris_mem_set_reserved(mem, plan->header->fast_reserved) != TIGRIS_MEM_OK) err = TIGRIS_EXEC_ERR_WEIGHTS;
+    }
+    if (err == TIGRIS_EXEC_OK) err = bind_constants(plan, mem);
+    n = plan->header->num_stages;
+    while (err == TIGRIS_EXEC_OK && s < n) {
+        const tigris_stage_t *st = &plan->stages[s];
+        uint16_t last = s;
+        if (st->tile_plan == TIGRIS_NONE16) {
+            err = run_normal(&r, s);
+        } else if (plan->tile_plans[st->tile_plan].chain < 0) {
+            err = run_tiled(&r, s, s, 0);
+        } else {
+            while (last + 1u < n && plan->stages[last + 1u].tile_plan == st->tile_plan) last++;
+            err = run_tiled(&r, s, last, 1);
+        }
+        if (err == TIGRIS_EXEC_OK) free_dead(&r, last);
+        s = (uint16_t)(last + 1u);
+    }
+    fill_stats(&r, &c0, stats);
+    return err;
+}
+
+const char *tigris_exec_error_str(tigris_exec_error_t err) {
+    switch (err) {
+    case TIGRIS_EXEC_OK: return "ok";
+    case TIGRIS_EXEC_ERR_NULL: return "null pointer argument";
+    case TIGRIS_EXEC_ERR_MEM: return "memory allocation failed (fast and slow memory exhausted)";
+    case TIGRIS_EXEC_ERR_KERNEL: return "kernel callback returned an error";
+    case TIGRIS_EXEC_ERR_NO_STAGES: return "plan has no stages";
+    case TIGRIS_EXEC_ERR_TILE: return "tiled execution error (band peak exceeds the arena, or band table full)";
+    case TIGRIS_EXEC_ERR_INPUT: return "a model input was not allocated by the caller";
+    case TIGRIS_EXEC_ERR_WEIGHTS: return "a weight block failed to decompress or does not fit";
+    case TIGRIS_EXEC_ERR_PLAN: return "plan index or pool reference out of range";
+    default: return "unknown executor error";
+    }
+}

@@ -1,0 +1,139 @@
+/* tigris_host.c - one-call host execution of a plan (see tigris_host.h). */
+#include "tigris_host.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tigris_kernels.h"
+#include "tigris_loader.h"
+#include "tigris_mem.h"
+
+#define HOST_SLACK ((uint32_t)TIGRIS_TENSOR_ALIGN * TIGRIS_MAX_FAST_ALLOCS)
+
+static uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1u) / a * a; }
+
+uint32_t tigris_host_fast_size(const tigris_plan_t *plan) {
+    uint32_t peak = 0;
+    uint16_t s;
+    for (s = 0; s < plan->header->num_stages; s++) {
+        const tigris_stage_t *stage = &plan->stages[s];
+        const tigris_tile_plan_t *tp = tigris_stage_tile_plan(plan, stage);
+        uint32_t p = tp != NULL ? tp->peak : stage->peak;
+        if (p > peak) peak = p;
+    }
+    return align_up(plan->header->fast_reserved, TIGRIS_TENSOR_ALIGN) + peak + HOST_SLACK;
+}
+
+uint32_t tigris_host_slow_size(const tigris_plan_t *plan) {
+    uint32_t total = HOST_SLACK;
+    uint16_t t;
+    for (t = 0; t < plan->header->num_tensors; t++) {
+        if (plan->tensors[t].weight == TIGRIS_NONE16) total += align_up(plan->tensors[t].size, TIGRIS_TENSOR_ALIGN);
+    }
+    return total;
+}
+
+/* Everything a run allocates, freed in one place. */
+typedef struct {
+    void *plan_raw, *fast_raw, *slow_raw;
+    void **tensor_ptrs;
+    tigris_mem_t *mem;
+} host_buffers_t;
+
+static void release(host_buffers_t *b) {
+    free(b->plan_raw);
+    free(b->fast_raw);
+    free(b->slow_raw);
+    free(b->tensor_ptrs);
+    free(b->mem);
+}
+
+static uint8_t *aligned(void *raw) {
+    uintptr_t p = (uintptr_t)raw;
+    return (uint8_t *)(p + ((64u - (p % 64u)) % 64u));
+}
+
+static uint32_t io_bytes(const tigris_plan_t *plan, const uint16_t *list, uint16_t n) {
+    uint32_t total = 0;
+    uint16_t i;
+    for (i = 0; i < n; i++) total += plan->tensors[list[i]].size;
+    return total;
+}
+
+static int fail(char *err, uint32_t err_len, host_buffers_t *b, const char *what, const char *detail) {
+    if (err != NULL && err_len > 0) snprintf(err, err_len, "%s: %s", what, detail);
+    release(b);
+    return -1;
+}
+
+static void fill_stats(const tigris_exec_stats_t *s, const tigris_mem_t *mem, uint32_t *out) {
+    out[TIGRIS_HOST_STAGES_NORMAL] = s->stages_normal;
+    out[TIGRIS_HOST_STAGES_TILED] = s->stages_tiled;
+    out[TIGRIS_HOST_STAGES_CHAIN] = s->stages_chain;
+    out[TIGRIS_HOST_TOTAL_TILES] = s->total_tiles;
+    out[TIGRIS_HOST_SLOW_OVERFLOW_COUNT] = s->slow_overflow_count;
+    out[TIGRIS_HOST_SLOW_OVERFLOW_BYTES] = s->slow_overflow_bytes;
+    out[TIGRIS_HOST_LOADS_BYTES] = s->loads_bytes;
+    out[TIGRIS_HOST_SPILLS_BYTES] = s->spills_bytes;
+    out[TIGRIS_HOST_COMPACTIONS] = s->compactions;
+    out[TIGRIS_HOST_SLOW_PEAK] = s->slow_peak;
+    out[TIGRIS_HOST_FAST_PEAK] = mem->counters.fast_peak;
+}
+
+int tigris_host_run(const uint8_t *plan_bytes, uint32_t plan_len, const uint8_t *inputs, uint32_t inputs_len,
+                    uint8_t *outputs, uint32_t outputs_len, uint32_t fast_size, uint32_t slow_size,
+                    uint32_t *stats, char *err, uint32_t err_len) {
+    host_buffers_t b = {NULL, NULL, NULL, NULL, NULL};
+    tigris_plan_t plan;
+    tigris_exec_stats_t run_stats;
+    tigris_error_t lerr;
+    tigris_mem_error_t merr;
+    tigris_exec_error_t xerr;
+    uint8_t *plan_buf;
+    uint16_t i;
+    uint32_t pos = 0;
+
+    b.plan_raw = malloc((size_t)plan_len + 64u);
+    if (b.plan_raw == NULL) return fail(err, err_len, &b, "host", "out of memory");
+    plan_buf = aligned(b.plan_raw);
+    memcpy(plan_buf, plan_bytes, plan_len);
+    lerr = tigris_plan_load(plan_buf, plan_len, &plan);
+    if (lerr != TIGRIS_OK) return fail(err, err_len, &b, "cannot load the plan", tigris_error_str(lerr));
+    if (io_bytes(&plan, plan.model_inputs, plan.num_model_inputs) != inputs_len)
+        return fail(err, err_len, &b, "inputs", "byte count does not match the plan's model inputs");
+    if (io_bytes(&plan, plan.model_outputs, plan.num_model_outputs) != outputs_len)
+        return fail(err, err_len, &b, "outputs", "byte count does not match the plan's model outputs");
+    if (fast_size == 0) fast_size = tigris_host_fast_size(&plan);
+    if (slow_size == 0) slow_size = tigris_host_slow_size(&plan);
+
+    b.fast_raw = malloc((size_t)fast_size + 64u);
+    b.slow_raw = malloc((size_t)slow_size + 64u);
+    b.tensor_ptrs = calloc(plan.header->num_tensors + 1u, sizeof(void *));
+    b.mem = calloc(1, sizeof(tigris_mem_t));
+    if (b.fast_raw == NULL || b.slow_raw == NULL || b.tensor_ptrs == NULL || b.mem == NULL)
+        return fail(err, err_len, &b, "host", "out of memory");
+    merr = tigris_mem_init(b.mem, b.tensor_ptrs, plan.header->num_tensors, aligned(b.fast_raw), fast_size,
+                           aligned(b.slow_raw), slow_size);
+    if (merr != TIGRIS_MEM_OK) return fail(err, err_len, &b, "memory", tigris_mem_error_str(merr));
+    for (i = 0; i < plan.num_model_inputs; i++) {
+        uint16_t t = plan.model_inputs[i];
+        uint32_t size = plan.tensors[t].size;
+        merr = tigris_mem_alloc_slow(b.mem, t, size);
+        if (merr != TIGRIS_MEM_OK) return fail(err, err_len, &b, "model input", tigris_mem_error_str(merr));
+        memcpy(b.tensor_ptrs[t], inputs + pos, size);
+        pos += size;
+    }
+    xerr = tigris_run(&plan, b.mem, tigris_ref_kernel, NULL, &run_stats);
+    if (xerr != TIGRIS_EXEC_OK) return fail(err, err_len, &b, "run failed", tigris_exec_error_str(xerr));
+    pos = 0;
+    for (i = 0; i < plan.num_model_outputs; i++) {
+        uint16_t t = plan.model_outputs[i];
+        if (b.tensor_ptrs[t] == NULL) return fail(err, err_len, &b, "run failed", "a model output was not produced");
+        memcpy(outputs + pos, b.tensor_ptrs[t], plan.tensors[t].size);
+        pos += plan.tensors[t].size;
+    }
+    if (stats != NULL) fill_stats(&run_stats, b.mem, stats);
+    release(&b);
+    return 0;
+}

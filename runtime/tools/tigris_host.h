@@ -1,0 +1,45 @@
+/* tigris_host.h - run a plan on a host in one call (the host runner and the Python binding).
+ *
+ * This is an embedding application of the runtime, not part of it: it may use
+ * malloc for the arenas and tensor table, which a firmware would place statically.
+ */
+#ifndef TIGRIS_HOST_H
+#define TIGRIS_HOST_H
+
+#include <stdint.h>
+
+#include "tigris_executor.h"
+
+/* Figures of one run, in this order, as uint32 (the binding reads them as an array). */
+enum {
+    TIGRIS_HOST_STAGES_NORMAL,
+    TIGRIS_HOST_STAGES_TILED,
+    TIGRIS_HOST_STAGES_CHAIN,
+    TIGRIS_HOST_TOTAL_TILES,
+    TIGRIS_HOST_SLOW_OVERFLOW_COUNT,
+    TIGRIS_HOST_SLOW_OVERFLOW_BYTES,
+    TIGRIS_HOST_LOADS_BYTES,
+    TIGRIS_HOST_SPILLS_BYTES,
+    TIGRIS_HOST_COMPACTIONS,
+    TIGRIS_HOST_SLOW_PEAK,
+    TIGRIS_HOST_FAST_PEAK,
+    TIGRIS_HOST_NUM_STATS
+};
+
+/* Fast-arena bytes the plan needs: fast_reserved plus the largest stage peak
+ * (tile-plan peak for tiled stages), with alignment slack. */
+uint32_t tigris_host_fast_size(const tigris_plan_t *plan);
+
+/* Slow-buffer bytes that always suffice: every activation tensor at once, aligned. */
+uint32_t tigris_host_slow_size(const tigris_plan_t *plan);
+
+/* Load `plan_bytes` (copied to an aligned buffer), fill the model inputs from
+ * `inputs` (their bytes concatenated in model-input order, runtime layout), run
+ * with the reference kernels, and copy the model outputs to `outputs` likewise.
+ * fast_size / slow_size 0 mean the sizes above. stats (TIGRIS_HOST_NUM_STATS
+ * entries) may be NULL. Returns 0, or -1 with a one-line message in err. */
+int tigris_host_run(const uint8_t *plan_bytes, uint32_t plan_len, const uint8_t *inputs, uint32_t inputs_len,
+                    uint8_t *outputs, uint32_t outputs_len, uint32_t fast_size, uint32_t slow_size,
+                    uint32_t *stats, char *err, uint32_t err_len);
+
+#endif /* TIGRIS_HOST_H */

@@ -1,0 +1,741 @@
+"""The C executor (runtime/src/tigris_executor.c) against the compiler's own plans.
+
+Tiny ONNX models are compiled at budgets that make the planner choose normal, tiled
+and chained stages (with pad and resize row maps, conv1d, rank-2 heads, LZ4 weight
+blocks), then run by runtime/tests/test_executor.c with a test kernel that checks and
+logs every band (see that file). Here the log is compared with what the compiler
+computes: the row ranges of transforms/plan/bands.py for every call of every tile,
+the ops called per tile, the traffic (bytes loaded and spilled) and stage counts,
+and that the executor's arena peak never exceeds the plan's peak.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from onnx import numpy_helper
+from xdsl.context import Context
+
+from tigris.dialects.onnx.importer import import_model_file
+from tigris.emit.tgrs import Op, PlanFile, Stage, Tensor, TilePlan, Weight, write_plan
+from tigris.emit.tgrs.enums import DType, OpType, WeightLayout
+from tigris.emit.tgrs.from_ir import plan_file_from_module
+from tigris.tools.runtime_build import INCLUDE_DIR, RUNTIME_DIR, STRICT_FLAGS, build, compiler
+from tigris.transforms.pipelines import TigrisCompilePass
+from tigris.transforms.plan import temporal
+from tigris.transforms.plan.bands import tile_ranges
+from tigris.transforms.plan.graph import PlanGraph, build_plan_graph
+from tigris.transforms.plan.memory import timeline
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+if str(MODELS_DIR) not in sys.path:
+    sys.path.insert(0, str(MODELS_DIR))
+from graph_builder import GraphBuilder  # noqa: E402
+
+ALIGN = 32  # the compiler's default; TIGRIS_TENSOR_ALIGN on x86_64
+SRC = RUNTIME_DIR / "src"
+MY_SOURCES = [SRC / "tigris_mem.c", SRC / "tigris_executor.c", SRC / "tigris_bands.c"]
+ERR = {"ok": 0, "null": -1, "mem": -2, "kernel": -3, "no_stages": -4, "tile": -5, "input": -6, "weights": -7}
+
+
+def align_up(n: int, a: int = ALIGN) -> int:
+    return -(-n // a) * a
+
+
+# ---------------------------------------------------------------- models
+
+
+def _convnet() -> onnx.ModelProto:
+    g = GraphBuilder("convnet", 1)
+    x = g.add_input("x", (1, 3, 24, 24))
+    y = g.relu(g.conv(x, 8, 3))
+    y = g.relu(g.conv(y, 8, 3, stride=2))
+    y = g.pool("MaxPool", y, 2, 2)
+    return g.build({"y": g.conv(y, 4, 3)})
+
+
+def _residual() -> onnx.ModelProto:
+    g = GraphBuilder("residual", 2)
+    x = g.add_input("x", (1, 4, 20, 20))
+    a = g.relu(g.conv(x, 8, 3))
+    b = g.relu(g.conv(a, 8, 3))
+    c = g.add(a, g.conv(b, 8, 3))
+    return g.build({"y": g.relu(g.conv(c, 8, 5))})
+
+
+def _pad_resize(mode: str) -> onnx.ModelProto:
+    g = GraphBuilder("pad_resize_" + mode, 3)
+    x = g.add_input("x", (1, 4, 12, 12))
+    pads = g.init("pads", np.array([0, 0, 2, 1, 0, 0, 1, 0], dtype=np.int64))
+    y = g.op("Pad", [x, pads], (1, 4, 15, 13), mode="constant")
+    y = g.relu(g.conv(y, 6, 3))
+    scales = g.init("scales", np.array([1, 1, 2, 2], dtype=np.float32))
+    coord = {"coordinate_transformation_mode": "half_pixel"} if mode == "linear" else {
+        "coordinate_transformation_mode": "asymmetric", "nearest_mode": "floor"}
+    y = g.op("Resize", [y, "", scales], (1, 6, 30, 26), mode=mode, **coord)
+    return g.build({"y": g.conv(y, 4, 3)})
+
+
+def _head() -> onnx.ModelProto:
+    g = GraphBuilder("head", 4)
+    x = g.add_input("x", (1, 3, 16, 16))
+    y = g.relu(g.conv(x, 8, 3, stride=2))
+    y = g.flatten(g.global_avg_pool(y))
+    return g.build({"y": g.gemm(y, 10)})
+
+
+def _conv1d() -> onnx.ModelProto:
+    g = GraphBuilder("conv1d", 5)
+    x = g.add_input("x", (1, 4, 64))
+    y = g.relu(g.conv(x, 8, 3))
+    y = g.relu(g.conv(y, 8, 5, stride=2))
+    return g.build({"y": g.conv(y, 4, 3)})
+
+
+def _two_io() -> onnx.ModelProto:
+    """Two inputs (one read again by a later stage) and two outputs (one from an early stage)."""
+    g = GraphBuilder("two_io", 6)
+    x = g.add_input("x", (1, 3, 16, 16))
+    s = g.add_input("s", (1, 8, 16, 16))
+    a = g.relu(g.conv(x, 8, 3))
+    b = g.add(g.conv(a, 8, 3), s)
+    c = g.relu(g.conv(b, 8, 3))
+    d = g.add(c, s)
+    return g.build({"early": a, "late": d})
+
+
+def _sparse(model: onnx.ModelProto) -> onnx.ModelProto:
+    """Seven weights in eight zeroed: blocks LZ4 makes smaller, so group-weights keeps them."""
+    for i, init in enumerate(model.graph.initializer):
+        a = numpy_helper.to_array(init)
+        if a.dtype == np.float32 and a.size >= 16:
+            a = a.copy()
+            a.flat[np.arange(a.size) % 8 != 0] = 0
+            model.graph.initializer[i].CopyFrom(numpy_helper.from_array(a, init.name))
+    return model
+
+
+def _dilated() -> onnx.ModelProto:
+    """Batch 2; dilation 2, stride 2 with no top padding, average and max pooling."""
+    g = GraphBuilder("dilated", 7)
+    x = g.add_input("x", (2, 3, 21, 10))
+    w = g.init("w0", g.rng.normal(0, 0.3, (6, 3, 3, 3)).astype(np.float32))
+    y = g.op("Conv", [x, w], (2, 6, 21, 10), dilations=[2, 2], kernel_shape=[3, 3], pads=[2, 2, 2, 2], strides=[1, 1])
+    w1 = g.init("w1", g.rng.normal(0, 0.3, (6, 6, 3, 3)).astype(np.float32))
+    y = g.op("Conv", [g.relu(y), w1], (2, 6, 10, 5), kernel_shape=[3, 3], pads=[0, 1, 0, 1], strides=[2, 2])
+    y = g.op("AveragePool", [y], (2, 6, 10, 5), kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[1, 1],
+             count_include_pad=1)
+    return g.build({"y": g.op("MaxPool", [y], (2, 6, 5, 2), kernel_shape=[2, 2], strides=[2, 2])})
+
+
+MODELS = {"dilated": _dilated, "convnet": _convnet, "residual": _residual, "pad_nearest": lambda: _pad_resize("nearest"),
+          "pad_linear": lambda: _pad_resize("linear"), "head": _head, "conv1d": _conv1d, "two_io": _two_io}
+MODELS.update({f"{k}_sp": (lambda f=f: _sparse(f())) for k, f in list(MODELS.items())})
+
+# (model, budget, compress): chosen so that together they run normal stages, lone tiled
+# stages, chains of 2-4 stages, over-budget (overflowing) plans and LZ4 weight blocks
+# (one per stage, also in chains whose stages each decompress their own block per tile).
+CASES = [
+    ("convnet", 1 << 20, "none"), ("convnet", 16384, "none"), ("convnet", 4096, "none"),
+    ("convnet", 2048, "none"), ("residual", 16384, "none"), ("residual", 8192, "none"),
+    ("pad_nearest", 8192, "none"), ("pad_nearest", 4096, "none"),
+    ("pad_linear", 4096, "none"), ("head", 4096, "none"), ("head", 2048, "none"),
+    ("conv1d", 2048, "none"), ("conv1d", 1024, "none"), ("two_io", 8192, "none"), ("two_io", 4096, "none"),
+    ("dilated", 8192, "none"), ("dilated", 2048, "none"), ("dilated", 1024, "none"), ("dilated_sp", 8192, "lz4"),
+    ("convnet_sp", 65536, "lz4"), ("convnet_sp", 16384, "lz4"), ("convnet_sp", 6144, "lz4"),
+    ("residual_sp", 16384, "lz4"), ("pad_linear_sp", 8192, "lz4"), ("head_sp", 4096, "lz4"),
+    ("conv1d_sp", 4096, "lz4"), ("two_io_sp", 8192, "lz4"),
+]
+
+_TMP = Path(tempfile.mkdtemp(prefix="tigris_exec_test_"))
+
+
+@dataclass
+class Compiled:
+    name: str
+    path: Path  # the .tgrs file
+    plan: PlanFile
+    graph: PlanGraph
+    reserved: int  # header fast_reserved
+
+    @property
+    def stages(self) -> list[temporal.Stage]:
+        return [temporal.Stage(i, s.ops[0], s.ops[-1], s.peak, list(s.inputs), list(s.outputs))
+                for i, s in enumerate(self.plan.stages)]
+
+    def groups(self) -> list[list[int]]:
+        """Stage indices as the runtime runs them: each chain is one group."""
+        out: list[list[int]] = []
+        for i, s in enumerate(self.plan.stages):
+            prev = self.plan.stages[out[-1][0]] if out else None
+            chained = s.tile_plan is not None and self.plan.tile_plans[s.tile_plan].chain >= 0
+            if chained and prev is not None and prev.tile_plan == s.tile_plan:
+                out[-1].append(i)
+            else:
+                out.append([i])
+        return out
+
+    def peak(self) -> int:
+        """The largest scheduled peak: tile plans' for tiled stages, else the stage's."""
+        return max(self.plan.tile_plans[s.tile_plan].peak if s.tile_plan is not None else s.peak
+                   for s in self.plan.stages)
+
+    def fast_size(self) -> int:
+        return align_up(self.reserved) + self.peak()
+
+
+@functools.cache
+def compiled(model: str, budget: int, compress: str) -> Compiled:
+    onnx_path = _TMP / f"{model}.onnx"
+    if not onnx_path.exists():
+        onnx.save(MODELS[model](), onnx_path)
+    module = import_model_file(str(onnx_path), None)
+    TigrisCompilePass(budget=budget, align=ALIGN, compress=compress).apply(Context(), module)
+    plan = plan_file_from_module(module, budget)
+    data = write_plan(plan, compress)
+    path = _TMP / f"{model}_{budget}_{compress}.tgrs"
+    path.write_bytes(data)
+    reserved = int.from_bytes(data[24:28], "little")
+    return Compiled(f"{model}@{budget}/{compress}", path, plan, build_plan_graph(module), reserved)
+
+
+# ---------------------------------------------------------------- the C harness
+
+
+def _loader_sources(real_loader: bool) -> tuple[list[Path], list[str]]:
+    """The real loader (with CRC and LZ4), or the harness's own parser (and the LZ4 decoder)."""
+    if not (SRC / "tigris_lz4.c").exists():
+        pytest.skip("runtime/src/tigris_lz4.c (tigris_lz4_decompress) is not there yet")
+    if not real_loader:
+        return [SRC / "tigris_lz4.c"], []
+    if not (SRC / "tigris_loader.c").exists():
+        pytest.skip("runtime/src/tigris_loader.c is not there yet")
+    extra = [SRC / n for n in ("tigris_lz4.c", "tigris_crc32.c") if (SRC / n).exists()]
+    return [SRC / "tigris_loader.c", *extra], ["-DTEST_USE_LOADER"]
+
+
+def harness(sanitize: bool = True, extra_flags: tuple[str, ...] = (), real_loader: bool = False) -> Path:
+    sources, flags = _loader_sources(real_loader)
+    return build("test_executor", [RUNTIME_DIR / "tests" / "test_executor.c", *MY_SOURCES, *sources],
+                 sanitize=sanitize, opt="-O1" if sanitize else "-O2", extra_flags=(*flags, *extra_flags))
+
+
+@dataclass
+class Call:
+    op: int
+    tile: int
+    live: int  # fast-arena bytes of tensors in use when the kernel ran
+    outs: dict[int, tuple[int, int]]
+    ins: dict[int, tuple[int, int]]
+    weights: dict[int, int]
+
+
+@dataclass
+class Result:
+    stats: dict[str, int]
+    calls: list[Call]
+    text: str
+
+
+def run(c: Compiled, *args: str, fast: int | None = None, slow: int = 1 << 20, sanitize: bool = True,
+        exe: Path | None = None) -> Result:
+    exe = exe or harness(sanitize)
+    cmd = [str(exe), str(c.path), "--fast", str(fast if fast is not None else c.fast_size()), "--slow", str(slow), *args]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, f"{c.name}: exit {proc.returncode}\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    stats, calls = {}, []
+    for line in proc.stdout.splitlines():
+        if line.startswith("call "):
+            fields = dict(re.findall(r"(\w+)=(\S+)", line.split(" out=")[0]))
+            outs = {int(t): (int(s), int(e)) for t, s, e in re.findall(r" out=(\d+):(-?\d+):(-?\d+)", line)}
+            ins = {int(t): (int(s), int(e)) for t, s, e in re.findall(r" in=(\d+):(-?\d+):(-?\d+)", line)}
+            ws = {int(t): int(h, 16) for t, h in re.findall(r" w=(\d+):([0-9a-f]+)", line)}
+            assert "BAD" not in line, f"{c.name}: {line}"
+            calls.append(Call(int(fields["op"]), int(fields["tile"]), int(fields["live"]), outs, ins, ws))
+        elif "=" in line and not line.startswith("FAIL"):
+            key, value = line.split("=", 1)
+            stats[key] = int(value)
+    return Result(stats, calls, proc.stdout)
+
+
+def fnv32(data: bytes) -> int:
+    h = 2166136261
+    for b in data:
+        h = ((h ^ b) * 16777619) & 0xFFFFFFFF
+    return h
+
+
+# ---------------------------------------------------------------- what the run must be
+
+
+def expected(c: Compiled) -> tuple[list[tuple[int, int]], dict[tuple[int, int], dict[int, tuple[int, int]]], dict[str, int]]:
+    """From the plan and bands.py alone: the (op, tile) calls in order, the row range of
+    every tensor per (op, tile) call, and the run's stage counts and traffic."""
+    plan, graph, stages = c.plan, c.graph, c.stages
+    calls: list[tuple[int, int]] = []
+    ranges: dict[tuple[int, int], dict[int, tuple[int, int]]] = {}
+    stats = dict(stages_normal=0, stages_tiled=0, stages_chain=0, total_tiles=0, loads_bytes=0, spills_bytes=0)
+    for group in c.groups():
+        first, last = plan.stages[group[0]], plan.stages[group[-1]]
+        stats["spills_bytes"] += sum(graph.tensors[t].nbytes for t in last.outputs)
+        if first.tile_plan is None:
+            stats["stages_normal"] += 1
+            stats["loads_bytes"] += sum(graph.tensors[t].nbytes for t in first.inputs)
+            for op in first.ops:
+                calls.append((op, -1))
+                ranges[(op, -1)] = {t: (0, graph.tensors[t].height) for t in (*graph.steps[op].inputs, *graph.steps[op].outputs)}
+            continue
+        tp = plan.tile_plans[first.tile_plan]
+        stats["stages_chain" if tp.chain >= 0 else "stages_tiled"] += len(group)
+        stats["total_tiles"] += tp.num_tiles
+        tiles = tile_ranges(graph, [stages[i] for i in group], tp.tile_h)
+        assert len(tiles) == tp.num_tiles
+        for t, r in enumerate(tiles):
+            for tensor in first.inputs:
+                if tensor in r:
+                    stats["loads_bytes"] += graph.tensors[tensor].row_bytes * (r[tensor][1] - r[tensor][0])
+            for i in group:
+                for op in plan.stages[i].ops:
+                    step = graph.steps[op]
+                    if any(o in r for o in step.outputs):
+                        calls.append((op, t))
+                        ranges[(op, t)] = {x: r.get(x, (0, graph.tensors[x].height)) for x in (*step.inputs, *step.outputs)}
+    return calls, ranges, stats
+
+
+def planned_live(c: Compiled) -> dict[tuple[int, int], int]:
+    """The planner's memory timeline (transforms/plan/memory.py) at every (op, tile) call:
+    the stage's timeline, with each tensor cut to its band for the tile in tiled groups."""
+    plan, graph, stages = c.plan, c.graph, c.stages
+    live: dict[tuple[int, int], int] = {}
+    for group in c.groups():
+        first = plan.stages[group[0]]
+        if first.tile_plan is None:
+            st = stages[group[0]]
+            tl = timeline(graph, ALIGN, st.first, st.last)
+            live.update({(op, -1): tl.live[op - st.first] for op in first.ops})
+            continue
+        tiles = tile_ranges(graph, [stages[i] for i in group], plan.tile_plans[first.tile_plan].tile_h)
+        for t, r in enumerate(tiles):
+            sizes = {x: graph.tensors[x].row_bytes * (e - s) for x, (s, e) in r.items()}
+            for i in group:
+                tl = timeline(graph, ALIGN, stages[i].first, stages[i].last, sizes)
+                live.update({(op, t): tl.live[op - stages[i].first] for op in plan.stages[i].ops})
+    return live
+
+
+def check_run(c: Compiled, res: Result) -> None:
+    """A successful run as planned. With overflow, a stage output that overflowed to slow
+    memory is kept there as its slow copy: fewer bytes are spilled than planned."""
+    s = res.stats
+    assert s["err"] == 0 and s["outputs_ok"] == 1 and s["bad"] == 0, (c.name, s)
+    calls, ranges, stats = expected(c)
+    assert [(k.op, k.tile) for k in res.calls] == calls, c.name
+    for k in res.calls:
+        want = ranges[(k.op, k.tile)]
+        got = {**k.ins, **k.outs}
+        assert got == want, f"{c.name}: op {k.op} tile {k.tile}: {got} != bands.py {want}"
+        for t, h in k.weights.items():
+            assert h == fnv32(c.plan.weights[c.plan.tensors[t].weight].data), (c.name, k.op, t)
+    if s["slow_overflow_count"]:
+        assert s["spills_bytes"] <= stats.pop("spills_bytes")
+    for key, value in stats.items():
+        assert s[key] == value, f"{c.name}: {key} {s[key]} != {value}"
+    # everything but the model outputs was freed from slow memory
+    assert s["leftover"] == 0 and s["slow_allocs"] == len(c.plan.outputs), (c.name, s)
+
+
+@pytest.mark.parametrize(("model", "budget", "compress"), CASES)
+def test_runs_as_the_compiler_planned(model: str, budget: int, compress: str) -> None:
+    """With an arena exactly the plan's peak: bands, calls, traffic as computed in Python,
+    no overflow, and the executor's peak within the plan's."""
+    c = compiled(model, budget, compress)
+    res = run(c)
+    check_run(c, res)
+    planned = planned_live(c)
+    for k in res.calls:  # the executor holds exactly what the planner counted, step by step
+        assert k.live == planned[(k.op, k.tile)], f"{c.name}: op {k.op} tile {k.tile}: {k.live} != {planned[(k.op, k.tile)]}"
+    s = res.stats
+    assert s["slow_overflow_count"] == 0 and s["slow_overflow_bytes"] == 0, (c.name, s)
+    assert s["fast_reserved"] == c.reserved
+    assert s["fast_peak"] <= c.fast_size(), (c.name, s["fast_peak"], c.fast_size())
+
+
+def test_cases_cover_every_strategy() -> None:
+    kinds = set()
+    for case in CASES:
+        c = compiled(*case)
+        for s in c.plan.stages:
+            tp = c.plan.tile_plans[s.tile_plan] if s.tile_plan is not None else None
+            kinds.add("normal" if tp is None else "chain" if tp.chain >= 0 else "tiled")
+        kinds |= {f"chain{len(g)}" for g in c.groups() if len(g) > 1}
+        kinds |= {"lz4"} if c.reserved else set()
+        kinds |= {"lz4 chain, a block per stage" for g in c.groups()
+                  if len({c.plan.stages[i].weight_block for i in g} - {None}) > 1}
+        kinds |= {OpType(op.op_type).name for op in c.plan.ops}
+    assert {"normal", "tiled", "chain", "chain2", "chain3", "chain4", "lz4", "lz4 chain, a block per stage",
+            "PAD", "RESIZE", "CONV1D",
+            "GLOBAL_AVG", "FULLY_CONN", "MAX_POOL", "AVG_POOL", "ADD"} <= kinds, kinds
+
+
+def test_plain_build_matches() -> None:
+    """The unsanitized -O2 build runs the same."""
+    for case in [("residual", 8192, "none"), ("pad_linear_sp", 8192, "lz4")]:
+        c = compiled(*case)
+        check_run(c, run(c, sanitize=False))
+
+
+# ---------------------------------------------------------------- errors and degraded runs
+
+
+def test_tile_plan_larger_than_the_arena_is_refused() -> None:
+    c = compiled("convnet", 4096, "none")  # T T T N: tile peaks 1632, 2688, 2880
+    peaks = [c.plan.tile_plans[s.tile_plan].peak for s in c.plan.stages if s.tile_plan is not None]
+    assert len(peaks) == 3 and peaks[2] == max(peaks) > peaks[1]
+    res = run(c, fast=align_up(c.reserved) + peaks[2] - 1)
+    assert res.stats["err"] == ERR["tile"]
+    ran = {k.op for k in res.calls}
+    assert ran == set(c.plan.stages[0].ops) | set(c.plan.stages[1].ops)  # the third stage never started
+    assert res.stats["stages_tiled"] == 2
+    # exactly the peak is enough
+    assert run(c, fast=align_up(c.reserved) + peaks[2]).stats["err"] == 0
+
+
+def test_chain_larger_than_the_arena_is_refused() -> None:
+    c = compiled("pad_nearest", 4096, "none")  # one chain of 4 stages
+    tp = c.plan.tile_plans[0]
+    res = run(c, fast=align_up(c.reserved) + tp.peak - ALIGN)
+    assert res.stats["err"] == ERR["tile"] and res.calls == []
+
+
+def test_normal_stage_overflows_to_slow_memory() -> None:
+    """A normal stage larger than the arena still runs: compaction, then overflow."""
+    c = compiled("convnet", 1 << 20, "none")
+    assert [s.tile_plan for s in c.plan.stages] == [None]
+    res = run(c, fast=6 * 1024)
+    check_run(c, res)
+    assert res.stats["slow_overflow_count"] > 0 and res.stats["slow_overflow_bytes"] > 0
+    tight = run(c, fast=c.fast_size())
+    assert tight.stats["slow_overflow_count"] == 0 and tight.stats["fast_peak"] <= c.fast_size()
+
+
+def test_overflow_in_multi_stage_plan() -> None:
+    """Stages whose peak exceeds the arena overflow, later stages still get their inputs."""
+    runs = 0
+    for case in [("head", 2048, "none"), ("pad_nearest", 8192, "none")]:
+        c = compiled(*case)
+        normal_peaks = [s.peak for s in c.plan.stages if s.tile_plan is None]
+        tile_peaks = [c.plan.tile_plans[s.tile_plan].peak for s in c.plan.stages if s.tile_plan is not None]
+        fast = max(tile_peaks, default=ALIGN) + ALIGN
+        if len(c.plan.stages) < 2 or max(normal_peaks, default=0) <= fast:
+            continue
+        res = run(c, fast=fast)
+        check_run(c, res)
+        assert res.stats["slow_overflow_count"] > 0
+        runs += 1
+    assert runs >= 2
+
+
+def test_missing_model_input() -> None:
+    c = compiled("two_io", 8192, "none")
+    for k in range(len(c.plan.inputs)):
+        res = run(c, "--no-input", str(k))
+        assert res.stats["err"] == ERR["input"] and res.calls == []
+        assert res.stats["stages_normal"] + res.stats["stages_tiled"] + res.stats["stages_chain"] == 0
+
+
+@pytest.mark.parametrize("case", [("convnet", 16384, "none"), ("residual", 8192, "none"), ("head", 4096, "none")])
+def test_kernel_error_stops_the_run(case: tuple[str, int, str]) -> None:
+    c = compiled(*case)
+    calls, _, _ = expected(c)
+    fail = calls[len(calls) // 2][0]
+    res = run(c, "--fail-op", str(fail))
+    assert res.stats["err"] == ERR["kernel"]
+    assert [(k.op, k.tile) for k in res.calls] == calls[: calls.index(next(x for x in calls if x[0] == fail))]
+
+
+def test_slow_memory_exhausted() -> None:
+    c = compiled("convnet", 16384, "none")
+    x = c.plan.inputs[0]
+    res = run(c, slow=align_up(c.graph.tensors[x].nbytes))  # room for the input only
+    assert res.stats["err"] == ERR["mem"]
+
+
+def test_weight_block_larger_than_the_arena() -> None:
+    c = compiled("convnet_sp", 16384, "lz4")
+    assert c.reserved > 0
+    res = run(c, fast=align_up(c.reserved) - ALIGN)
+    assert res.stats["err"] == ERR["weights"] and res.calls == []
+
+
+def test_api_checks() -> None:
+    """NULL arguments, NO_STAGES, bad pool references, a too-small tensor table, NULL
+    stats, a second run, error strings (test_executor.c --api)."""
+    for case in [("convnet", 4096, "none"), ("residual_sp", 16384, "lz4")]:
+        c = compiled(*case)
+        exe = harness()
+        proc = subprocess.run([str(exe), str(c.path), "--fast", str(c.fast_size()), "--slow", str(1 << 20), "--api"],
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0 and "api_failures=0" in proc.stdout, proc.stdout + proc.stderr
+
+
+# ---------------------------------------------------------------- hand-built plans
+
+
+F32 = DType.F32
+
+
+def _hand(name: str, plan: PlanFile) -> Compiled:
+    path = _TMP / f"hand_{name}.tgrs"
+    path.write_bytes(write_plan(plan))
+    return Compiled(name, path, plan, None, 0)  # type: ignore[arg-type]
+
+
+def _conv(inp: int, w: int, out: int, **kw: int) -> Op:
+    fields = dict(kernel_h=3, kernel_w=3, pad_top=1, pad_bottom=1, pad_left=1, pad_right=1)
+    fields.update(kw)
+    return Op(OpType.CONV, "conv", (inp, w), (out,), weight=w, **fields)
+
+
+def _tensors(n: int, shape: tuple[int, ...] = (1, 2, 8, 4)) -> list[Tensor]:
+    return [Tensor(f"t{i}", F32, shape) for i in range(n)]
+
+
+def _weight() -> tuple[Tensor, Weight]:
+    return Tensor("w", F32, (2, 3, 3, 2), weight=0), Weight(np.arange(36, dtype=np.float32).reshape(2, 3, 3, 2), WeightLayout.OHWI)
+
+
+def test_hand_plan_shared_input_and_dead_op() -> None:
+    """add(x, x) (one tensor used twice by one op), a tensor read by two ops of a tiled
+    stage (union of their ranges), and an op whose result nothing reads (skipped in tiles)."""
+    t = _tensors(5)
+    wt, w = _weight()
+    t.append(wt)  # 5
+    ops = [Op(OpType.ADD, "add", (0, 0), (1,)),                # t1 = x + x
+           _conv(1, 5, 2),                                        # t2 = conv(t1)
+           Op(OpType.RELU, "dead", (1,), (3,)),                   # t3: never read, not an output
+           Op(OpType.ADD, "sum", (2, 1), (4,))]                   # t4 = t2 + t1
+    plan = PlanFile("hand", t, ops, [Stage((0, 1, 2, 3), (0,), (4,), 4096, tile_plan=0)], (0,), (4,),
+                    [TilePlan(3, 3, 2, 8, 1024)], [w])
+    c = _hand("shared", plan)
+    res = run(c, fast=1024)
+    assert res.stats["err"] == 0 and res.stats["outputs_ok"] == 1 and res.stats["bad"] == 0
+    assert 2 not in {k.op for k in res.calls}  # the dead op
+    tiles = [(0, 3), (3, 6), (6, 8)]
+    for tile, (h0, h1) in enumerate(tiles):
+        got = {k.op: k for k in res.calls if k.tile == tile}
+        assert got[3].outs[4] == (h0, h1)
+        assert got[3].ins[1] == got[1].ins[1] == got[0].outs[1] == (max(0, h0 - 1), min(8, h1 + 1))  # the union
+        assert got[0].ins[0] == got[0].outs[1]
+    assert res.stats["stages_tiled"] == 1 and res.stats["total_tiles"] == 3
+    assert res.stats["spills_bytes"] == t[4].nbytes
+    assert res.stats["loads_bytes"] == sum(min(8, b + 1) - max(0, a - 1) for a, b in tiles) * 32
+
+
+def test_hand_plan_refusals() -> None:
+    """Tiled execution the executor refuses: a structural op in a tiled stage, an output
+    whose height is not the tile plan's, a chain stage reading a tensor from outside."""
+    t = _tensors(4)
+    wt, w = _weight()
+    t.append(wt)  # 4
+    flat = Tensor("flat", F32, (1, 64))
+    bad_op = PlanFile("structural", [*t[:2], flat, *t[3:]], [Op(OpType.FLATTEN, "f", (0,), (2,)),
+                                                            Op(OpType.RESHAPE, "r", (2,), (1,))],
+                      [Stage((0, 1), (0,), (1,), 100, tile_plan=0)], (0,), (1,), [TilePlan(4, 2, 0, 8, 64)], [w])
+    assert run(_hand("structural", bad_op), fast=4096).stats["err"] == ERR["tile"]
+    wrong_h = PlanFile("height", t, [Op(OpType.RELU, "r", (0,), (1,))], [Stage((0,), (0,), (1,), 100, tile_plan=0)],
+                       (0,), (1,), [TilePlan(3, 3, 0, 9, 64)], [w])
+    assert run(_hand("height", wrong_h), fast=4096).stats["err"] == ERR["tile"]
+    # stage 1 of the chain reads the model input x directly: not a chain the executor runs
+    outside = PlanFile("outside", t, [Op(OpType.RELU, "r", (0,), (1,)), Op(OpType.ADD, "a", (1, 0), (2,))],
+                       [Stage((0,), (0,), (1,), 100, tile_plan=0), Stage((1,), (1, 0), (2,), 100, tile_plan=0)],
+                       (0,), (2,), [TilePlan(4, 2, 0, 8, 64, chain=0)], [w])
+    assert run(_hand("outside", outside), fast=4096).stats["err"] == ERR["tile"]
+
+
+def test_band_table_full() -> None:
+    """A tiled stage touching more than TIGRIS_MAX_BANDS (64) tensors is refused."""
+    n = 70
+    t = [Tensor(f"t{i}", F32, (1, 1, 4, 4)) for i in range(n + 1)]
+    ops = [Op(OpType.RELU, f"r{i}", (i,), (i + 1,)) for i in range(n)]
+    plan = PlanFile("many", t, ops, [Stage(tuple(range(n)), (0,), (n,), 4096, tile_plan=0)], (0,), (n,),
+                    [TilePlan(2, 2, 0, 4, 64)])
+    res = run(_hand("many", plan), fast=1 << 16)
+    assert res.stats["err"] == ERR["tile"] and res.calls == []
+
+
+def test_hand_plan_stage_output_read_later_and_model_output_kept() -> None:
+    """Normal stages: a tensor spilled by stage 0 and read by stages 1 and 2 stays in slow
+    memory until stage 2; an early model output survives to the end."""
+    t = _tensors(4)
+    ops = [Op(OpType.RELU, "r0", (0,), (1,)), Op(OpType.RELU, "r1", (1,), (2,)), Op(OpType.ADD, "a", (2, 1), (3,))]
+    stages = [Stage((0,), (0,), (1,), 64), Stage((1,), (1,), (2,), 64), Stage((2,), (2, 1), (3,), 96)]
+    c = _hand("later", PlanFile("later", t, ops, stages, (0,), (1, 3)))
+    res = run(c, fast=4096)
+    s = res.stats
+    assert s["err"] == 0 and s["outputs_ok"] == 1 and s["bad"] == 0 and s["leftover"] == 0
+    assert s["slow_allocs"] == 2 and s["stages_normal"] == 3
+    assert s["loads_bytes"] == 256 * 4 and s["spills_bytes"] == 256 * 3
+
+
+# ---------------------------------------------------------------- no heap, stack, size
+
+
+def test_no_heap() -> None:
+    """The runtime linked with malloc/calloc/realloc/free that abort runs whole plans."""
+    exe = harness(sanitize=False, extra_flags=("-DTEST_NO_HEAP", "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free"))
+    for case in [("residual_sp", 16384, "lz4"), ("pad_linear", 4096, "none"), ("head_sp", 4096, "lz4")]:
+        c = compiled(*case)
+        check_run(c, run(c, exe=exe))
+
+
+def _objects(tmp: Path, sources: list[Path], opt: str, extra: tuple[str, ...] = ()) -> list[Path]:
+    objs = []
+    for src in sources:
+        obj = tmp / (src.stem + opt + ".o")
+        cmd = [compiler(), *STRICT_FLAGS, opt, f"-I{INCLUDE_DIR}", *extra, "-c", str(src), "-o", str(obj)]
+        subprocess.run(cmd, check=True, capture_output=True, text=True)
+        objs.append(obj)
+    return objs
+
+
+def stack_usage(sources: list[Path], opt: str) -> dict[str, tuple[int, str]]:
+    """{file:function: (bytes, qualifier)} from gcc -fstack-usage."""
+    with tempfile.TemporaryDirectory() as tmp:
+        objs = _objects(Path(tmp), sources, opt, ("-fstack-usage",))
+        usage = {}
+        for obj in objs:
+            for line in obj.with_suffix(".su").read_text().splitlines():
+                where, size, qual = line.rsplit("\t", 2)
+                usage[where] = (int(size), qual)
+        return usage
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2", "-Os"])
+def test_stack_frames_under_1k(opt: str) -> None:
+    usage = stack_usage(MY_SOURCES, opt)
+    assert len(usage) > 30
+    # "dynamic,bounded": outgoing stack arguments (x86-64 calls with > 6); unbounded "dynamic" is alloca/VLA
+    big = {f: u for f, u in usage.items() if u[0] > 1024 or u[1] not in ("static", "dynamic,bounded")}
+    assert not big, big
+
+
+def test_no_heap_symbols() -> None:
+    """No object of the memory manager or executor even references the heap."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for obj in _objects(Path(tmp), MY_SOURCES, "-O2"):
+            undefined = subprocess.run(["nm", "-u", str(obj)], capture_output=True, text=True, check=True).stdout
+            names = {line.split()[-1] for line in undefined.splitlines() if line.strip()}
+            assert not names & {"malloc", "calloc", "realloc", "free"}, (obj.name, names)
+            defined = subprocess.run(["nm", str(obj)], capture_output=True, text=True, check=True).stdout
+            assert not re.search(r" [BbDd] ", defined), f"{obj.name} has mutable globals:\n{defined}"
+
+
+def test_two_plans_in_two_threads() -> None:
+    """Two plans run concurrently, each with its own tigris_mem_t, under ThreadSanitizer:
+    the runtime has no shared mutable state."""
+    sources, flags = _loader_sources(False)
+    exe = build("test_executor_tsan", [RUNTIME_DIR / "tests" / "test_executor.c", *MY_SOURCES, *sources],
+                opt="-O1", extra_flags=(*flags, "-DTEST_THREADS", "-pthread", "-fsanitize=thread", "-g"))
+    a, b = compiled("residual_sp", 16384, "lz4"), compiled("pad_linear", 4096, "none")
+    fast = max(a.fast_size(), b.fast_size())
+    proc = subprocess.run([str(exe), str(a.path), "--fast", str(fast), "--slow", str(1 << 20), "--second", str(b.path)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and "threads_ok=1" in proc.stdout, proc.stdout + proc.stderr
+    assert "ThreadSanitizer" not in proc.stderr, proc.stderr
+
+
+# ---------------------------------------------------------------- with the real loader
+
+
+def test_with_the_real_loader() -> None:
+    """The same runs with tigris_plan_load (CRC, validation) instead of the harness's parser."""
+    exe = harness(real_loader=True)
+    for case in [("residual", 8192, "none"), ("pad_linear_sp", 8192, "lz4"), ("head", 2048, "none"),
+                 ("convnet_sp", 16384, "lz4")]:
+        c = compiled(*case)
+        res = run(c, exe=exe)
+        assert "load_error" not in res.stats, res.text
+        check_run(c, res)
+
+
+# ---------------------------------------------------------------- the host runner
+
+
+def _runner() -> Path:
+    if not (SRC / "tigris_loader.c").exists() or not (SRC / "kernels" / "kernel_dispatch.c").exists():
+        pytest.skip("the loader and the reference kernels are not there yet")
+    tools = RUNTIME_DIR / "tools"
+    from tigris.tools.runtime_build import library_sources
+
+    return build("tigris-run", [*library_sources(), tools / "tigris_host.c", tools / "tigris_run.c"],
+                 extra_flags=(f"-I{tools}",))
+
+
+def _nhwc(x: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(x.transpose([0, *range(2, x.ndim), 1])) if x.ndim >= 3 else x
+
+
+@pytest.mark.parametrize("case", [("convnet", 4096, "none"), ("pad_linear", 4096, "none"), ("two_io_sp", 8192, "lz4")])
+def test_host_runner_matches_onnxruntime(case: tuple[str, int, str], tmp_path: Path) -> None:
+    import onnxruntime as ort
+
+    exe = _runner()
+    c = compiled(*case)
+    sess = ort.InferenceSession(str(_TMP / f"{case[0]}.onnx"))
+    rng = np.random.default_rng(0)
+    feeds = {i.name: rng.standard_normal(i.shape).astype(np.float32) for i in sess.get_inputs()}
+    (tmp_path / "in.bin").write_bytes(b"".join(_nhwc(feeds[i.name]).tobytes() for i in sess.get_inputs()))
+    proc = subprocess.run([str(exe), str(c.path), str(tmp_path / "in.bin"), str(tmp_path / "out.bin"), "--stats"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    stats = dict(line.split("=") for line in proc.stdout.splitlines())
+    _, _, want = expected(c)
+    for key in ("stages_normal", "stages_tiled", "stages_chain", "total_tiles", "loads_bytes", "spills_bytes"):
+        assert int(stats[key]) == want[key], key
+    assert int(stats["slow_overflow_count"]) == 0 and "fast_peak" in stats
+    out = (tmp_path / "out.bin").read_bytes()
+    pos = 0
+    for ref in sess.run(None, feeds):
+        n = ref.size * 4
+        np.testing.assert_allclose(np.frombuffer(out[pos : pos + n], np.float32), _nhwc(ref).ravel(), atol=1e-4)
+        pos += n
+    assert pos == len(out)
+
+
+def test_host_runner_errors(tmp_path: Path) -> None:
+    exe = _runner()
+    c = compiled("convnet", 4096, "none")
+    good_in = tmp_path / "in.bin"
+    good_in.write_bytes(bytes(c.graph.tensors[c.plan.inputs[0]].nbytes))
+    out = str(tmp_path / "out.bin")
+
+    def fails(*args: str) -> str:
+        proc = subprocess.run([str(exe), *args], capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 1 and proc.stdout == "", proc
+        lines = proc.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("tigris-run: "), proc.stderr
+        return lines[0]
+
+    assert "usage" in fails(str(c.path))
+    assert "missing.tgrs" in fails(str(tmp_path / "missing.tgrs"), str(good_in), out)
+    (tmp_path / "short.bin").write_bytes(b"123")
+    assert "inputs" in fails(str(c.path), str(tmp_path / "short.bin"), out)
+    (tmp_path / "junk.tgrs").write_bytes(b"TGRS" + bytes(100))
+    assert "cannot load the plan" in fails(str(tmp_path / "junk.tgrs"), str(good_in), out)
+    assert "bad size" in fails(str(c.path), str(good_in), out, "--fast", "12Q")
+    assert "unknown option" in fails(str(c.path), str(good_in), out, "--fastest")
+    tile_peak = max(tp.peak for tp in c.plan.tile_plans)
+    assert "tiled execution" in fails(str(c.path), str(good_in), out, "--fast", str(tile_peak - 1))
+    ok = subprocess.run([str(exe), str(c.path), str(good_in), out, "--fast", f"{tile_peak}", "--slow", "1M"],
+                        capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0 and ok.stdout == "" and Path(out).stat().st_size == c.graph.tensors[c.plan.outputs[0]].nbytes

@@ -1,0 +1,133 @@
+"""Run a `.tgrs` plan on this host with the C runtime (ctypes over a shared library).
+
+The library is built from the runtime's own sources plus the host glue
+(runtime/tools/tigris_host.c) on first use (tools/runtime_build.py). This module
+does what a host application does around `tigris_run`: it converts the user's
+inputs from the ONNX layout (NCHW, float) to the plan's (channels-last, quantized
+for int8 inputs) and the outputs back, applying each output's recorded permutation.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from tigris.emit.tgrs import read_plan
+from tigris.emit.tgrs.enums import DType, FileFlag
+from tigris.emit.tgrs.model import PlanFile, QuantParam, Tensor
+from tigris.tools.runtime_build import RUNTIME_DIR, build, library_sources
+
+STAT_NAMES = (
+    "stages_normal", "stages_tiled", "stages_chain", "total_tiles", "slow_overflow_count",
+    "slow_overflow_bytes", "loads_bytes", "spills_bytes", "compactions", "slow_peak", "fast_peak",
+)  # fmt: skip
+"""The order of tigris_host.h's TIGRIS_HOST_* figures."""
+
+_NUMPY = {DType.F32: np.float32, DType.F16: np.float16, DType.I8: np.int8, DType.U8: np.uint8,
+          DType.I16: np.int16, DType.I32: np.int32, DType.I64: np.int64, DType.BOOL: np.bool_}  # fmt: skip
+
+
+class RunError(RuntimeError):
+    """The plan or the inputs were refused, or the runtime reported an error (one line)."""
+
+
+@dataclass
+class RunResult:
+    outputs: list[np.ndarray]
+    stats: dict[str, int]
+
+
+@functools.cache
+def host_library() -> ctypes.CDLL:
+    """The runtime as a shared library (built and cached on first use)."""
+    tools = RUNTIME_DIR / "tools"
+    path = build("tigris_host", [*library_sources(), tools / "tigris_host.c"], shared=True, extra_flags=[f"-I{tools}"])
+    lib = ctypes.CDLL(str(path))
+    u8p, u32, u32p = ctypes.c_char_p, ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint32)
+    lib.tigris_host_run.argtypes = [u8p, u32, u8p, u32, ctypes.c_void_p, u32, u32, u32, u32p, ctypes.c_char_p, u32]
+    lib.tigris_host_run.restype = ctypes.c_int
+    return lib
+
+
+def channels_last(shape: Sequence[int]) -> list[int]:
+    """The axis order a tensor of recorded `shape` is stored in: [N, d1.., C] for rank >= 3."""
+    rank = len(shape)
+    return [0, *range(2, rank), 1] if rank >= 3 else list(range(rank))
+
+
+def to_runtime(x: np.ndarray, tensor: Tensor, quant: QuantParam | None) -> bytes:
+    dtype = DType(tensor.dtype)
+    if tuple(x.shape) != tuple(tensor.shape):
+        raise RunError(f"input '{tensor.name}' has shape {tuple(x.shape)}, the plan takes {tuple(tensor.shape)}")
+    if quant is not None and dtype in (DType.I8, DType.U8) and np.issubdtype(x.dtype, np.floating):
+        from tigris.dialects.interpreter.kernels_math import quantize_linear
+
+        x = quantize_linear(x, np.array(quant.scales[0]), np.array(quant.zero_points[0]), np.dtype(_NUMPY[dtype]), 0)
+    return np.ascontiguousarray(np.transpose(x.astype(_NUMPY[dtype]), channels_last(tensor.shape))).tobytes()
+
+
+def from_runtime(data: bytes, tensor: Tensor, quant: QuantParam | None, dequantize: bool) -> np.ndarray:
+    stored = [tensor.shape[a] for a in channels_last(tensor.shape)]
+    x = np.frombuffer(data, dtype=_NUMPY[DType(tensor.dtype)]).reshape(stored)
+    x = np.transpose(x, np.argsort(channels_last(tensor.shape)))
+    if dequantize and quant is not None and DType(tensor.dtype) in (DType.I8, DType.U8):
+        from tigris.dialects.interpreter.kernels_math import dequantize_linear
+
+        x = dequantize_linear(x, np.array(quant.scales[0]), np.array(quant.zero_points[0]), 0)
+    if tensor.perm is not None:
+        x = np.transpose(x, tensor.perm)
+    return np.ascontiguousarray(x)
+
+
+def _quant(plan: PlanFile, tensor: Tensor) -> QuantParam | None:
+    return None if tensor.quant is None else plan.quant_params[tensor.quant]
+
+
+def tile_arena(plan: PlanFile, align: int = 32) -> tuple[int, int]:
+    """(bytes, stage): the smallest fast arena the plan's tiles run in, and the stage that
+    needs it (-1: no tiles). The runtime refuses a smaller arena (TIGRIS_EXEC_ERR_TILE);
+    untiled stages degrade to slow memory instead, so they set no minimum."""
+    lz4 = FileFlag.LZ4 in FileFlag(plan.flags)
+    reserved = max((b.raw_size for b in plan.weight_blocks), default=0) if lz4 else 0
+    need, where = 0, -1
+    for index, stage in enumerate(plan.stages):
+        if stage.tile_plan is not None and plan.tile_plans[stage.tile_plan].peak > need:
+            need, where = plan.tile_plans[stage.tile_plan].peak, index
+    return (-(-reserved // align) * align + need if where >= 0 else 0), where
+
+
+def run_plan(
+    data: bytes, inputs: Sequence[np.ndarray], *, fast: int = 0, slow: int = 0, dequantize: bool = True
+) -> RunResult:
+    """Run the plan once. Inputs in the ONNX model's layout (float inputs of an int8
+    plan are quantized as the host would); outputs likewise (int8 outputs are
+    dequantized unless `dequantize` is False). `fast`/`slow` 0: what the plan needs."""
+    plan = read_plan(data)
+    need, stage = tile_arena(plan)
+    if fast and fast < need:
+        raise RunError(f"stage {stage}'s tiles need a fast arena of {need} bytes, got {fast}")
+    if len(inputs) != len(plan.inputs):
+        raise RunError(f"the plan takes {len(plan.inputs)} inputs, got {len(inputs)}")
+    in_bytes = b"".join(
+        to_runtime(np.asarray(x), plan.tensors[t], _quant(plan, plan.tensors[t])) for x, t in zip(inputs, plan.inputs)
+    )
+    out_tensors = [plan.tensors[t] for t in plan.outputs]
+    out_sizes = [math.prod(t.shape) * DType(t.dtype).size for t in out_tensors]
+    out_buf = ctypes.create_string_buffer(sum(out_sizes))
+    stats = (ctypes.c_uint32 * len(STAT_NAMES))()
+    err = ctypes.create_string_buffer(512)
+    rc = host_library().tigris_host_run(
+        data, len(data), in_bytes, len(in_bytes), out_buf, len(out_buf), fast, slow, stats, err, len(err)
+    )
+    if rc != 0:
+        raise RunError(err.value.decode(errors="replace"))
+    outputs, pos = [], 0
+    for tensor, size in zip(out_tensors, out_sizes):
+        outputs.append(from_runtime(out_buf.raw[pos : pos + size], tensor, _quant(plan, tensor), dequantize))
+        pos += size
+    return RunResult(outputs, dict(zip(STAT_NAMES, stats)))
