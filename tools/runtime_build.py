@@ -16,7 +16,18 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-RUNTIME_DIR = Path(__file__).resolve().parent.parent / "runtime"
+def _runtime_dir() -> Path:
+    """The C sources: the `tigris.runtime` package data when installed, else the repo's runtime/."""
+    from importlib.util import find_spec
+
+    spec = find_spec("tigris.runtime")
+    for location in (spec.submodule_search_locations or []) if spec is not None else []:
+        if (Path(location) / "include" / "tigris.h").exists():
+            return Path(location)
+    return Path(__file__).resolve().parent.parent / "runtime"
+
+
+RUNTIME_DIR = _runtime_dir()
 INCLUDE_DIR = RUNTIME_DIR / "include"
 STRICT_FLAGS = ("-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic")
 SANITIZE_FLAGS = ("-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-g")
