@@ -23,3 +23,16 @@ def test_plan_quality_prints_a_row(tmp_path: Path) -> None:
     assert wrote == f"wrote {tmp_path / 'plan_quality.json'}"
     rows = json.loads((tmp_path / "plan_quality.json").read_text())["rows"]
     assert [(r["model"], r["budget_bytes"], r["traffic_io_ratio"]) for r in rows] == [("conv1d", 65536, 1.0)]
+
+
+def test_runtime_speed_prints_a_row(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "runtime_speed.py"), "--models", "conv1d", "--repeat", "1", "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    header, row = proc.stdout.splitlines()
+    assert header.split() == ["model", "stages", "tigris", "ms", "onnxruntime", "ms", "ratio"]
+    assert row.split()[:2] == ["conv1d", "1"]
+    (result,) = json.loads((tmp_path / "runtime_speed.json").read_text())
+    assert result["model"] == "conv1d" and result["tigris_ms"] > 0 and result["onnxruntime_ms"] > 0
