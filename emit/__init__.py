@@ -9,4 +9,6 @@ from xdsl.utils.target import Target
 
 
 def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
+    """Text targets for any xDSL driver. The binary `tgrs` target (tgrs/target.py) is
+    registered by tigris-opt alone, the one driver that writes a target's output as bytes."""
     return {}

@@ -117,13 +117,14 @@ def compile_bytes(
     from xdsl.context import Context
 
     from tigris.dialects.onnx.importer import import_model_file
-    from tigris.emit.tgrs import write_plan
-    from tigris.emit.tgrs.from_ir import plan_file_from_module
+    from tigris.emit.tgrs.target import plan_bytes
     from tigris.transforms.pipelines import TigrisCompilePass
 
+    if xip and compress != "none":
+        raise ValueError("an XIP plan reads weights in place: it cannot be compressed")
     module = import_model_file(path, input_shapes)
     TigrisCompilePass(budget=budget, align=align, compress=compress).apply(Context(), module)
-    return write_plan(plan_file_from_module(module, budget, xip=xip), compress)
+    return plan_bytes(module, budget, xip=xip)
 
 
 def run_compile(args: argparse.Namespace) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import io
 import sys
 from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -20,12 +21,30 @@ from typing import IO
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipelineCallbackType
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
+from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from tigris.tools.pipeline_syntax import expand_pipelines, translate_pass_pipeline
 from tigris.tools.timing import Timing, loaded_pass_classes, render
 
 ONNX_FRONTENDS = ("onnx", "onnxtxt", "onnxtext")
+
+
+class _BinaryFile(io.StringIO):
+    """Collects the `tgrs` target's text and writes it as bytes on flush, which xDSL calls only
+    after the whole module was emitted: a failed compile leaves no file behind."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self.path = path
+
+    def flush(self) -> None:
+        from tigris.emit.tgrs.target import BYTES_AS_TEXT
+
+        text = self.getvalue()
+        if text:
+            with open(self.path, "wb") as f:
+                f.write(text.encode(BYTES_AS_TEXT))
 
 
 class UsageError(Exception):
@@ -141,6 +160,25 @@ class TigrisOptMain(xDSLOptMain):
             with self._timed("Interpreter"):
                 text += interpret_and_report(prog, self.args.input)
         return text
+
+    def register_all_targets(self) -> None:
+        """`tgrs` is registered here, not in the universe: its output is binary, and only
+        tigris-opt writes the target's text back as bytes (`prepare_output`)."""
+        super().register_all_targets()
+
+        def tgrs() -> type[Target]:
+            from tigris.emit.tgrs.target import TgrsTarget
+
+            return TgrsTarget
+
+        self.available_targets["tgrs"] = tgrs
+
+    def prepare_output(self) -> IO[str]:
+        if self.args.target.split("{")[0] != "tgrs":
+            return super().prepare_output()
+        if self.args.output_file is None:
+            raise UsageError("-t tgrs writes a binary plan: give the file with -o FILE")
+        return _BinaryFile(self.args.output_file)
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
         try:

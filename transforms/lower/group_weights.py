@@ -23,6 +23,7 @@ Blocks are numbered in stage order. The pass writes:
                                          on @main: an ArrayAttr of DictionaryAttr, entry i = block
                                          i (builtin attributes; the fields always in this order)
     tgr.fast_reserved = n : i64          on @main: the largest raw_bytes with compress=lz4, else 0
+    tgr.compress = "none" | "lz4"        on @main: how the emitter stores the blocks
 
 A block's bytes are the raw bytes of its weights (`weight_bytes`: C order, little-endian, a
 quantized weight's storage integers) in IR order, each starting at a multiple of WEIGHT_ALIGN (zero
@@ -40,7 +41,7 @@ from typing import Literal
 
 import lz4.block
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, i64
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr, i64
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
@@ -182,3 +183,4 @@ class GroupWeightsPass(ModulePass):
         largest = max((b.raw_bytes for b in blocks), default=0) if self.compress == "lz4" else 0
         func.attributes["tgr.weight_blocks"] = ArrayAttr(entries)
         func.attributes["tgr.fast_reserved"] = IntegerAttr(largest, i64)
+        func.attributes["tgr.compress"] = StringAttr(self.compress)  # how the emitter stores the blocks
