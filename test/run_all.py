@@ -1,6 +1,9 @@
 """Runs every test suite (lit/FileCheck, pytest; the C runtime suite joins with the runtime)
 and fails if any fails. `.ci/run` calls exactly this.
 
+The example plugin's suites (examples/extension/test: lit and pytest) run too; the example
+must be installed (`pip install -e examples/extension`), else that is a failure, not a skip.
+
 The last line is a plain total, `TOTAL: N passed, M failed`, so a reader of the log
 sees the whole run at once.
 """
@@ -14,6 +17,8 @@ import sys
 from pathlib import Path
 
 TEST_DIR = Path(__file__).resolve().parent
+EXAMPLE_DIR = TEST_DIR.parent / "examples" / "extension"
+EXAMPLE_DIST = "tigris-ext-example"
 
 
 def run(name: str, command: list[str]) -> tuple[int, int, int]:
@@ -33,14 +38,31 @@ def _count(output: str, *patterns: str) -> int:
     return sum(int(n) for p in patterns for n in re.findall(p, output, flags=re.MULTILINE))
 
 
+def example_installed() -> bool:
+    """Whether the example plugin is installed (its suites fail loudly otherwise)."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        distribution(EXAMPLE_DIST)
+    except PackageNotFoundError:
+        print(f"== example plugin: {EXAMPLE_DIST} is not installed (pip install -e examples/extension)")
+        return False
+    return True
+
+
 def main() -> int:
     lit = shutil.which("lit", path=str(Path(sys.executable).parent)) or shutil.which("lit") or "lit"
     suites = [
         ("lit", [lit, "-sv", str(TEST_DIR)]),
         ("pytest", [sys.executable, "-m", "pytest", "-q", str(TEST_DIR)]),
+        ("lit (example plugin)", [lit, "-sv", str(EXAMPLE_DIR / "test")]),
+        ("pytest (example plugin)", [sys.executable, "-m", "pytest", "-q", str(EXAMPLE_DIR / "test")]),
     ]
     total_passed = total_failed = 0
     codes: list[int] = []
+    if not example_installed():
+        total_failed += 1
+        codes.append(1)
     for name, command in suites:
         code, passed, failed = run(name, command)
         codes.append(code)

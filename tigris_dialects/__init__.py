@@ -1,7 +1,8 @@
 """Our dialects (`onnx`, `tgr`) and the ONNX importer.
 
 `get_all_dialects` is the one registry: `tigris-opt` and the `xdsl.universe` entry
-point both read it, and each factory imports its dialect only when first needed.
+point both read it, and each factory imports its dialect only when first needed. It
+includes the dialects of installed plugins (`plugins.py`, docs/extending.md).
 """
 
 from collections.abc import Callable
@@ -20,7 +21,10 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return TGR
 
-    return {"onnx": get_onnx, "tgr": get_tgr}
+    from tigris.dialects.plugins import plugin_dialects
+
+    core = {"onnx": get_onnx, "tgr": get_tgr}
+    return {**core, **plugin_dialects(core)}
 
 
 def make_context():  # -> xdsl.context.Context (imported lazily: keeps start-up cheap)

@@ -43,6 +43,20 @@ On a terminal, the phases (import, normalize, plan, plots) are shown on stderr a
 """
 
 
+COMPILE_EPILOG = """sizes as for analyze (256K, 1.5M, ...). On a terminal, the phases are shown on stderr.
+
+examples:
+  tigris compile model.onnx -m 256K -f 4M --xip -o model.tgrs   # weights read in place from flash
+  tigris compile model.onnx -m 64K -c lz4 -o model.tgrs         # weight blocks LZ4-compressed
+  tigris compile model.onnx -m 64K --input-shape input:1x3x96x96 -o model.tgrs
+"""
+
+INSPECT_EPILOG = """examples:
+  tigris inspect model.tgrs
+  tigris inspect model.tgrs --json | python -m json.tool
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tigris",
@@ -91,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     compile_ = commands.add_parser(
         "compile", help="compile a model to a .tgrs execution plan",
         description="Import, normalize, plan at the SRAM budget, lower and write a .tgrs plan (deterministic bytes).",
+        epilog=COMPILE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     compile_.add_argument("model", help="the model: .onnx, or ONNX text (.onnxtxt)")
     compile_.add_argument("-m", "--memory", required=True, metavar="FAST", help="SRAM budget, e.g. 256K")
@@ -103,7 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
     from tigris.tools.cli_run import add_run_parser
 
     add_run_parser(commands)
-    inspect = commands.add_parser("inspect", help="describe a .tgrs plan")
+    inspect = commands.add_parser(
+        "inspect", help="describe a .tgrs plan", description="What is in a plan: I/O, ops, stages, tiles, weights, sizes.",
+        epilog=INSPECT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     inspect.add_argument("plan", help="a .tgrs file")
     inspect.add_argument("--json", action="store_true", help="print JSON")
     return parser
@@ -111,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def compile_bytes(
     path: str, budget: int, *, align: int = 32, compress: str = "none", xip: bool = False,
-    input_shapes: dict | None = None,
+    input_shapes: dict | None = None, phase: Callable[[str], None] = lambda _: None,
 ) -> bytes:
     """The .tgrs bytes of an ONNX model (raises DiagnosticException / ValueError on user errors)."""
     from xdsl.context import Context
@@ -122,8 +140,11 @@ def compile_bytes(
 
     if xip and compress != "none":
         raise ValueError("an XIP plan reads weights in place: it cannot be compressed")
+    phase("import")
     module = import_model_file(path, input_shapes)
+    phase("normalize, plan, lower")
     TigrisCompilePass(budget=budget, align=align, compress=compress).apply(Context(), module)
+    phase("emit")
     return plan_bytes(module, budget, xip=xip)
 
 
@@ -138,8 +159,12 @@ def run_compile(args: argparse.Namespace) -> str:
     align = parse_align(args.align) if args.align is not None else 32
     if args.xip and args.compress == "lz4":
         raise BudgetError("--xip and -c lz4 exclude each other: XIP weights are read in place")
+    from tigris.tools.progress import Progress
+
+    progress = Progress("tigris compile", 3)
     data = compile_bytes(args.model, fast, align=align, compress=args.compress, xip=args.xip,
-                         input_shapes=parse_input_shapes(args.input_shape))
+                         input_shapes=parse_input_shapes(args.input_shape), phase=progress.phase)
+    progress.done()
     if flash is not None and len(data) > flash:
         raise BudgetError(f"the plan is {len(data)} bytes, {len(data) - flash} bytes more than the flash (-f {flash} bytes)")
     Path(args.output).write_bytes(data)

@@ -1,7 +1,8 @@
 """Run a `.tgrs` plan on this host with the C runtime (ctypes over a shared library).
 
 The library is built from the runtime's own sources plus the host glue
-(runtime/tools/tigris_host.c) on first use (tools/runtime_build.py). This module
+(runtime/tools/tigris_host.c) and the installed plugins' kernels on first use
+(tools/runtime_build.py). This module
 does what a host application does around `tigris_run`: it converts the user's
 inputs from the ONNX layout (NCHW, float) to the plan's (channels-last, quantized
 for int8 inputs) and the outputs back, applying each output's recorded permutation.
@@ -14,6 +15,7 @@ import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -42,11 +44,28 @@ class RunResult:
     stats: dict[str, int]
 
 
+def plugin_build() -> tuple[list[Path], list[str]]:
+    """The installed plugins' kernel sources, and the flags that compile them into the host
+    glue (tigris_host.c tries each plugin's `runtime_kernel` before the reference kernels)."""
+    from tigris.dialects.plugins import runtime_parts
+
+    sources, kernels = runtime_parts()
+    if not kernels:
+        return [], []
+    includes = dict.fromkeys(f"-I{source.parent}" for source in sources)
+    listed = " ".join(f"X({kernel})" for kernel in kernels)
+    return sources, [*includes, f"-DTIGRIS_HOST_KERNELS(X)={listed}"]
+
+
 @functools.cache
 def host_library() -> ctypes.CDLL:
-    """The runtime as a shared library (built and cached on first use)."""
+    """The runtime as a shared library with the plugins' kernels (built and cached on first use)."""
     tools = RUNTIME_DIR / "tools"
-    path = build("tigris_host", [*library_sources(), tools / "tigris_host.c"], shared=True, extra_flags=[f"-I{tools}"])
+    sources, flags = plugin_build()
+    path = build(
+        "tigris_host", [*library_sources(), *sources, tools / "tigris_host.c"], shared=True,
+        extra_flags=[f"-I{tools}", *flags],
+    )  # fmt: skip
     lib = ctypes.CDLL(str(path))
     u8p, u32, u32p = ctypes.c_char_p, ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint32)
     lib.tigris_host_run.argtypes = [u8p, u32, u8p, u32, ctypes.c_void_p, u32, u32, u32, u32p, ctypes.c_char_p, u32]

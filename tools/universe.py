@@ -1,7 +1,9 @@
 """The `xdsl.universe` entry point: plain `xdsl-opt` sees our dialects, passes and targets.
 
 `tigris-opt` reaches the same registries through xDSL's multiverse, so nothing is
-registered twice.
+registered twice. The registries include the installed TiGrIS plugins' dialects and
+passes, so a plugin registers no `xdsl.universe` entry point of its own (xDSL would
+report its dialect as defined twice).
 """
 
 from xdsl.universe import Universe

@@ -1,7 +1,8 @@
 """Passes: normalization (`normalize/`), planning (`plan/`), lowering (`lower/`).
 
 `get_all_passes` is the one registry, read by `tigris-opt` and by the
-`xdsl.universe` entry point; each factory imports its pass lazily.
+`xdsl.universe` entry point; each factory imports its pass lazily. It includes the
+passes of installed plugins (`tigris.dialects.plugins`, docs/extending.md).
 """
 
 from collections.abc import Callable
@@ -25,6 +26,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "normalize-concat-axis": ("normalize.normalize_concat_axis", "NormalizeConcatAxisPass"),
     "trim-output-transpose": ("normalize.trim_output_transpose", "TrimOutputTransposePass"),
     "fuse-activations": ("normalize.fuse_activations", "FuseActivationsPass"),
+    "convert-plugin-ops": ("normalize.convert_plugin_ops", "ConvertPluginOpsPass"),
     "check-legal": ("normalize.check_legal", "CheckLegalPass"),
     "tigris-normalize": ("pipelines", "TigrisNormalizePass"),
     "annotate-lifetimes": ("plan.passes", "AnnotateLifetimesPass"),
@@ -47,5 +49,11 @@ def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
     return load
 
 
-def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    return {name: _lazy(module, cls) for name, (module, cls) in _PASSES.items()}
+def get_all_passes(*, plugins: bool = True) -> dict[str, Callable[[], type[ModulePass]]]:
+    """Every pass by name; `plugins=False`: TiGrIS's own only."""
+    core = {name: _lazy(module, cls) for name, (module, cls) in _PASSES.items()}
+    if not plugins:
+        return core
+    from tigris.dialects.plugins import plugin_passes
+
+    return {**core, **plugin_passes(core)}

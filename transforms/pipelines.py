@@ -29,6 +29,7 @@ NORMALIZE = (
     "normalize-concat-axis",
     "trim-output-transpose",
     "fuse-activations",
+    "convert-plugin-ops",  # installed plugins' ops (docs/extending.md); nothing without plugins
     "check-legal",
 )
 
@@ -46,7 +47,7 @@ def run_passes(names: tuple[str, ...], ctx: Context, module: ModuleOp) -> None:
 
 @dataclass(frozen=True)
 class TigrisNormalizePass(ModulePass):
-    """convert-onnx-to-tgr, the thirteen normalizations, then check-legal."""
+    """convert-onnx-to-tgr, the thirteen normalizations, convert-plugin-ops, then check-legal."""
 
     name = "tigris-normalize"
 

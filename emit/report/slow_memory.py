@@ -2,10 +2,13 @@
 
 spec/memory-model.md: the caller puts the model inputs in slow memory before the
 run and reads the outputs there after it; between stages the runtime spills stage
-outputs there and compacts it *after* each stage. So, counting in stage groups (a
-chain runs as one group and keeps its links in SRAM, see `planner.groups`):
+outputs there and, after each stage, reclaims the dead tensors and compacts it. So,
+counting in stage groups (a chain runs as one group and keeps its links in SRAM, see
+`planner.groups`), exactly as the runtime's executor frees (`free_dead`):
 
-- a model input is held for the whole inference (the caller owns that buffer);
+- a model input is held from the start to the last group that reads it (it is dead
+  after that, like any other tensor: the runtime reclaims it), or to the end if it is
+  also a model output;
 - a tensor a group spills (the outputs of its last stage) is held from that group
   to the last group that reads it, both inclusive, or to the end if it is a model
   output: while a group runs, the inputs it reads and the outputs it writes
@@ -13,9 +16,11 @@ chain runs as one group and keeps its links in SRAM, see `planner.groups`):
   the fast-arena timeline uses for a step's inputs and outputs;
 - every tensor takes its size padded to the alignment, as in the arena.
 
-The peak is the largest sum over groups. A single-stage untiled plan needs no slow
-memory at all (`needs_slow_memory`); its peak is then just the inputs plus outputs
-the host keeps wherever it likes.
+The peak is the largest sum over groups; it is the runtime's `slow_peak` exactly,
+except that a stage over the budget also puts tensors it produces that do not fit the
+arena in slow memory, which the runtime counts on top (its allocator decides which).
+A single-stage untiled plan needs no slow memory at all (`needs_slow_memory`); its
+peak is then just the inputs plus outputs the host keeps wherever it likes.
 """
 
 from __future__ import annotations
@@ -41,14 +46,16 @@ def slow_peak(plan: Plan) -> int:
         for k in range(start, end + 1):
             held[k] += size
 
+    def end(index: int, default: int) -> int:
+        t = graph.tensors[index]
+        return last if t.is_output else max((group_of_step[c] for c in t.consumers), default=default)
+
     for t in graph.tensors:
         if t.producer < 0:
-            hold(t.index, 0, last)
+            hold(t.index, 0, end(t.index, 0))
     for k, run in enumerate(runs):
         for index in run[-1].stage.outputs:
-            t = graph.tensors[index]
-            end = last if t.is_output else max(group_of_step[c] for c in t.consumers)
-            hold(index, k, end)
+            hold(index, k, end(index, k))
     return max(held)
 
 

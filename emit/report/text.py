@@ -39,7 +39,8 @@ def _verdict_lines(r: AnalysisReport) -> list[str]:
     if r.verdict is Verdict.CANNOT_RUN:
         return [
             f"{head}: the {size(r.budget)} budget is below the minimum {exact(r.min_budget)},",
-            "  the arena some op needs even tiled to one-row bands",
+            "  the arena some op needs even tiled to one-row bands (the runtime would overflow",
+            "  such stages to slow memory: slower, same outputs)",
             f"  scheduled peak {exact(r.scheduled_peak)};"
             f" every stage fits from {exact(r.smallest_fitting_budget)}",
         ]

@@ -11,7 +11,7 @@ from enum import IntEnum, IntFlag
 
 MAGIC = b"TGRS"
 VERSION_MAJOR = 1
-VERSION_MINOR = 0
+VERSION_MINOR = 1  # 1.1: OpFlag.STORED_ORDER
 SECTION_ALIGN = 16  # every section starts at a multiple of this (and so does the section table's end)
 WEIGHT_ALIGN = 16  # every weight starts at a multiple of this in the blob and in a block's raw data
 TABLE_SIZE = 256  # bytes in one int8 lookup table
@@ -20,8 +20,15 @@ NONE16 = 0xFFFF  # "no index" in a uint16_t index field
 NONE32 = 0xFFFFFFFF  # "no offset" in a uint32_t pool-offset field
 
 
+CUSTOM_OP_FIRST, CUSTOM_OP_LAST = 128, 254
+"""Extension op types (tigris.h TIGRIS_OP_CUSTOM_FIRST..LAST): plugins' ops, run by a user kernel."""
+
+
 class OpType(IntEnum):
-    """`tigris_op_type_t` of spec/c-api.md (1..32, 255) plus our 33..35."""
+    """`tigris_op_type_t` of spec/c-api.md (1..32, 255) plus our 33..35.
+
+    `OpType(v)` also accepts an extension op type v in CUSTOM_OP_FIRST..CUSTOM_OP_LAST: a
+    pseudo-member named `CUSTOM_<v>` (not listed when iterating, so not in the C header)."""
 
     CONV = 1
     DEPTHWISE = 2
@@ -59,6 +66,15 @@ class OpType(IntEnum):
     QUANTIZE = 34
     DEQUANTIZE = 35
     UNKNOWN = 255
+
+    @classmethod
+    def _missing_(cls, value: object) -> OpType | None:
+        if isinstance(value, int) and CUSTOM_OP_FIRST <= value <= CUSTOM_OP_LAST:
+            member = int.__new__(cls, value)
+            member._name_ = f"CUSTOM_{value}"
+            member._value_ = value
+            return member
+        return None
 
 
 WINDOW_OPS = frozenset(
@@ -150,6 +166,7 @@ class OpFlag(IntFlag):
     CEIL_MODE = 1  # pools: output size rounds up
     COUNT_INCLUDE_PAD = 2  # avg_pool: padding counts in the divisor
     KEEPDIMS = 4  # reduce_mean: reduced axes stay as size 1
+    STORED_ORDER = 8  # reshape family (1.1): copy the stored bytes, not the elements in model order
 
 
 class Activation(IntEnum):

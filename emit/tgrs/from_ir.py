@@ -9,6 +9,7 @@ Anything the format cannot express raises `FromIrError` naming the op.
 from __future__ import annotations
 
 import math
+from dataclasses import fields
 
 from xdsl.dialects.builtin import (
     ArrayAttr, DenseArrayBase, DictionaryAttr, Float16Type, Float32Type, FloatAttr, IntegerAttr,
@@ -17,12 +18,15 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tigris.dialects.tgr.attributes import QuantType, StageAttr, TilePlanAttr
+from tigris.dialects.tgr.ops_shape import FlattenOp, ReshapeOp
+from tigris.dialects.tgr.ops_window import NK_HWC
 from tigris.dialects.tgr.traits import RuntimeOp
 from tigris.dialects.tgr.weight import WeightOp
 from tigris.emit.tgrs.enums import (
     Activation, CoordMode, DType, FileFlag, OpFlag, OpType, PadMode, ResizeMode, WeightLayout,
 )
 from tigris.emit.tgrs.model import Op, PlanFile, QuantParam, Stage, Tensor, TilePlan, Weight, WeightBlock
+from tigris.transforms.lower.layout_nhwc import STORED_ORDER_ATTR
 from tigris.transforms.lower.weight_reserve import plan_align, scheduled_peaks
 from tigris.transforms.plan.graph import build_plan_graph, main_func
 from tigris.transforms.plan.memory import align_up
@@ -112,9 +116,37 @@ def _stored_perm(rank: int) -> list[int]:
 
 
 _LAYOUTS = {layout.name.lower(): layout for layout in WeightLayout}
+_RESHAPES = frozenset({OpType.RESHAPE, OpType.FLATTEN, OpType.SQUEEZE, OpType.UNSQUEEZE})
 _ACTIVATIONS = {"none": Activation.NONE, "relu": Activation.RELU, "relu6": Activation.RELU6}
 _COORD = {"half_pixel": CoordMode.HALF_PIXEL, "asymmetric": CoordMode.ASYMMETRIC,
           "align_corners": CoordMode.ALIGN_CORNERS, "pytorch_half_pixel": CoordMode.PYTORCH_HALF_PIXEL}
+
+
+def _check_stored_order_input(op: Operation) -> None:
+    """An "nk_hwc" fully_connected reads its flattened map in (h, w, c) order: every reshape up to
+    the rank-4 map must copy the stored bytes (`tgr.stored_order`, set by layout-nhwc)."""
+    source = op.operands[0]
+    while isinstance(source.owner, FlattenOp | ReshapeOp) and len(_shape(source)) != 4:
+        if STORED_ORDER_ATTR not in source.owner.attributes:
+            raise _fail(op, f'weight_layout "{NK_HWC}" reads a flatten that is not {STORED_ORDER_ATTR}')
+        source = source.owner.input
+
+
+_INDEX_FIELDS = frozenset({"op_type", "name", "inputs", "outputs", "weight", "bias", "table"})
+_OP_FIELDS = frozenset(f.name for f in fields(Op)) - _INDEX_FIELDS  # what runtime_fields() may set
+
+
+def _runtime_fields(op: Operation) -> dict[str, object]:
+    """The record fields an op sets itself with a `runtime_fields()` method: how an extension
+    op (docs/extending.md) passes its parameters (`params`, `alpha`, ...) to its kernel."""
+    method = getattr(op, "runtime_fields", None)
+    if method is None:
+        return {}
+    own = dict(method())
+    unknown = sorted(set(own) - _OP_FIELDS)
+    if unknown:
+        raise _fail(op, f"runtime_fields() sets '{unknown[0]}', which is not a tigris_op_t field it may set")
+    return own
 
 
 class _Builder:
@@ -282,6 +314,10 @@ class _Builder:
             flags |= OpFlag.COUNT_INCLUDE_PAD
         if op_type == OpType.REDUCE_MEAN and _int(op, "keepdims", 1):
             flags |= OpFlag.KEEPDIMS
+        if op_type in _RESHAPES and STORED_ORDER_ATTR in op.attributes:
+            flags |= OpFlag.STORED_ORDER
+        if op_type == OpType.FULLY_CONN and _str(op, "weight_layout") == NK_HWC:
+            _check_stored_order_input(op)
         f["flags"] = flags
         # per-type parameters
         if op_type == OpType.CONCAT:
@@ -331,7 +367,7 @@ class _Builder:
             inv_in = [l_in.index(i) for i in range(rank)]
             f["params"] = tuple(inv_in[perm[l_out[i]]] for i in range(out_rank))
         elif op_type == OpType.REDUCE_MEAN:
-            axes = _ints(op, "axes") or list(range(rank))
+            axes = _ints(op, "axes") or []  # none: reduces nothing, as the verifier and interpreter read it
             f["params"] = tuple(sorted(_runtime_axis(a, rank) for a in axes))
         # int8 parameters (compute-quant-scales)
         mults, shifts = _attr_ints(op, "tgr.multipliers"), _attr_ints(op, "tgr.shifts")
@@ -363,6 +399,7 @@ class _Builder:
             f["output_zp"] = self._zp(op.results[0])
             if len(op.operands) > 1 and "weight" not in f:
                 f["input2_zp"] = self._zp(op.operands[1])
+        f.update(_runtime_fields(op))
         return Op(op_type, _name(op), inputs, outputs, **f)  # type: ignore[arg-type]
 
     # -- plan -----------------------------------------------------------------------

@@ -35,6 +35,16 @@ Value = int | float | bytes
 FLT_MAX = 3.4028234663852886e38
 
 
+def _is_value_of(enum: type[IntEnum], v: int) -> bool:
+    """Whether `enum(v)` is legal: a member's value, or one the enum's `_missing_` accepts
+    (OpType: the extension op types)."""
+    try:
+        enum(v)
+    except ValueError:
+        return False
+    return True
+
+
 @cache
 def _field_names(cls: type) -> frozenset[str]:
     return frozenset(f.name for f in fields(cls))
@@ -168,5 +178,5 @@ class Record:
                     known |= m.value
                 if v & ~known:
                     raise TgrsFormatError(code, f"{what} {f.name}: unknown bits {v & ~known:#x}")
-            elif v not in f.enum._value2member_map_:
+            elif not _is_value_of(f.enum, v):
                 raise TgrsFormatError(code, f"{what} {f.name}: unknown value {v}")

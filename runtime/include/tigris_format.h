@@ -19,7 +19,7 @@
 
 #define TIGRIS_FORMAT_MAGIC "TGRS"
 #define TIGRIS_FORMAT_VERSION_MAJOR 1
-#define TIGRIS_FORMAT_VERSION_MINOR 0
+#define TIGRIS_FORMAT_VERSION_MINOR 1
 #define TIGRIS_SECTION_ALIGN 16
 #define TIGRIS_WEIGHT_ALIGN 16
 #define TIGRIS_TABLE_SIZE 256
@@ -122,6 +122,7 @@ typedef enum {
     TIGRIS_OPF_CEIL_MODE         = 1,
     TIGRIS_OPF_COUNT_INCLUDE_PAD = 2,
     TIGRIS_OPF_KEEPDIMS          = 4,
+    TIGRIS_OPF_STORED_ORDER      = 8,
 } tigris_op_flag_t;
 
 /* Fused activation of conv, depthwise, conv1d, fully_conn. */

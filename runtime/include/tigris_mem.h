@@ -55,10 +55,10 @@ typedef struct {
 
 /* Running totals the executor reports in tigris_exec_stats_t. */
 typedef struct {
-    uint32_t loads_bytes;         /* copied slow -> fast (load, load_tile) */
+    uint32_t loads_bytes;         /* taken from slow memory: copied to fast (load, load_tile), or read in place */
     uint32_t spills_bytes;        /* copied fast -> slow (spill, spill_tile) */
     uint32_t compactions;         /* fast-arena compactions that ran */
-    uint32_t slow_overflow_count; /* allocations that fell back to slow memory */
+    uint32_t slow_overflow_count; /* allocations (and loads) that fell back to slow memory */
     uint32_t slow_overflow_bytes;
     uint32_t slow_peak;           /* high-water mark of slow_used */
     uint32_t fast_peak;           /* high-water mark of fast_used (reserved prefix included) */
@@ -100,9 +100,12 @@ tigris_mem_error_t tigris_mem_alloc_slow(tigris_mem_t *mem, uint16_t tensor_idx,
  * Used for intra-stage tensors. */
 tigris_mem_error_t tigris_mem_alloc(tigris_mem_t *mem, uint16_t tensor_idx, uint32_t size_bytes);
 
-/* Allocate in fast memory (with the same fallback) and copy from the current
- * (slow) location; tensor_ptrs[tensor_idx] then points to the fast copy. A tensor
- * already in the fast arena is left as it is. Counts loads_bytes. */
+/* Allocate in fast memory (compacting if needed) and copy from the current (slow)
+ * location; tensor_ptrs[tensor_idx] then points to the fast copy. If it does not fit
+ * even after compaction, the tensor overflows to slow memory where it already is: it
+ * is read in place (counted as an overflow, nothing is copied or allocated). A tensor
+ * already in the fast arena is left as it is. Counts loads_bytes (bytes the stage
+ * takes from slow memory, copied or read in place). */
 tigris_mem_error_t tigris_mem_load(tigris_mem_t *mem, uint16_t tensor_idx, uint32_t size_bytes);
 
 /* Allocate in slow memory and copy from the current (fast) location; counts

@@ -38,13 +38,6 @@
 #define LZ4_MAX_RATIO 255u /* an LZ4 block expands at most ~255x */
 #define BITMAP_BITS 2048u  /* chunk of the index sets below (256 bytes of stack) */
 
-/* Extension op types 128..254 (TIGRIS_OP_CUSTOM_FIRST..LAST): tigris.h says the loader
- * accepts them, but the Python reader (the format's reference) rejects any op type it
- * does not know, so they are refused unless this is defined to 1. */
-#ifndef TIGRIS_LOADER_ACCEPT_CUSTOM_OPS
-#define TIGRIS_LOADER_ACCEPT_CUSTOM_OPS 0
-#endif
-
 typedef struct {
     uint32_t offset, size, count;
 } section_t;
@@ -508,11 +501,11 @@ static int tensor_ok(const ctx_t *c, const tigris_tensor_t *t) {
     return 1;
 }
 
+/* The core op types, and the extension op types 128..254 (TIGRIS_OP_CUSTOM_FIRST..LAST),
+ * which a user kernel runs (docs/extending.md); unassigned values are refused. */
 static int known_op_type(uint8_t type) {
     if (type >= TIGRIS_OP_CONV && type <= TIGRIS_OP_DEQUANTIZE) return 1;
-#if TIGRIS_LOADER_ACCEPT_CUSTOM_OPS
     if (type >= TIGRIS_OP_CUSTOM_FIRST && type <= TIGRIS_OP_CUSTOM_LAST) return 1;
-#endif
     return 0; /* UNKNOWN (255) is known to the format but is not a runtime op */
 }
 

@@ -209,9 +209,20 @@ tigris_mem_error_t tigris_mem_load(tigris_mem_t *mem, uint16_t tensor_idx, uint3
     src = (const uint8_t *)mem->tensor_ptrs[tensor_idx];
     if (src == NULL) return TIGRIS_MEM_ERR_NOT_SET;
     if (in_fast(mem, src)) return TIGRIS_MEM_OK; /* already resident */
-    err = alloc_from(mem, tensor_idx, size_bytes, &src); /* on failure tensor_ptrs is unchanged */
-    if (err != TIGRIS_MEM_OK) return err;
-    if (size_bytes > 0) memmove(mem->tensor_ptrs[tensor_idx], src, size_bytes);
+    err = fast_bump(mem, tensor_idx, size_bytes);
+    if (err == TIGRIS_MEM_ERR_OOM) {
+        (void)tigris_mem_compact_fast(mem);
+        err = fast_bump(mem, tensor_idx, size_bytes);
+    }
+    if (err == TIGRIS_MEM_ERR_OOM) {
+        /* The arena is full: the overflow is the tensor's own copy in slow memory, read in
+         * place. A second slow copy would need slow memory the plan never counted, and
+         * would be dropped at the end of the stage with the pointer to the first. */
+        mem->counters.slow_overflow_count++;
+        mem->counters.slow_overflow_bytes += size_bytes;
+    } else if (size_bytes > 0) {
+        memmove(mem->tensor_ptrs[tensor_idx], src, size_bytes);
+    }
     mem->counters.loads_bytes += size_bytes;
     return TIGRIS_MEM_OK;
 }

@@ -11,6 +11,29 @@
 
 #define HOST_SLACK ((uint32_t)TIGRIS_TENSOR_ALIGN * TIGRIS_MAX_FAST_ALLOCS)
 
+/* Extension kernels (plugins' tigris_kernel_fn, docs/extending.md), tried in order before
+ * the reference kernels. The build lists them as an X-macro, e.g.
+ *   -D'TIGRIS_HOST_KERNELS(X)=X(ext_kernel) X(other_kernel)'
+ * and links their sources; each returns TIGRIS_KERNEL_ERR_UNSUPPORTED for ops it does not run. */
+#ifndef TIGRIS_HOST_KERNELS
+#define TIGRIS_HOST_KERNELS(X)
+#endif
+#define HOST_DECLARE_KERNEL(fn) \
+    int fn(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem, void *user_ctx);
+#define HOST_LIST_KERNEL(fn) fn,
+TIGRIS_HOST_KERNELS(HOST_DECLARE_KERNEL)
+static const tigris_kernel_fn HOST_KERNELS[] = {TIGRIS_HOST_KERNELS(HOST_LIST_KERNEL) NULL};
+
+int tigris_host_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                       void *user_ctx) {
+    size_t i;
+    for (i = 0; HOST_KERNELS[i] != NULL; i++) {
+        int rc = HOST_KERNELS[i](plan, op, op_index, mem, user_ctx);
+        if (rc != TIGRIS_KERNEL_ERR_UNSUPPORTED) return rc;
+    }
+    return tigris_ref_kernel(plan, op, op_index, mem, user_ctx);
+}
+
 static uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1u) / a * a; }
 
 uint32_t tigris_host_fast_size(const tigris_plan_t *plan) {
@@ -124,7 +147,7 @@ int tigris_host_run(const uint8_t *plan_bytes, uint32_t plan_len, const uint8_t 
         memcpy(b.tensor_ptrs[t], inputs + pos, size);
         pos += size;
     }
-    xerr = tigris_run(&plan, b.mem, tigris_ref_kernel, NULL, &run_stats);
+    xerr = tigris_run(&plan, b.mem, tigris_host_kernel, NULL, &run_stats);
     if (xerr != TIGRIS_EXEC_OK) return fail(err, err_len, &b, "run failed", tigris_exec_error_str(xerr));
     pos = 0;
     for (i = 0; i < plan.num_model_outputs; i++) {

@@ -33,9 +33,14 @@ uint32_t tigris_host_fast_size(const tigris_plan_t *plan);
 /* Slow-buffer bytes that always suffice: every activation tensor at once, aligned. */
 uint32_t tigris_host_slow_size(const tigris_plan_t *plan);
 
+/* The host's tigris_kernel_fn: the extension kernels this file was built with
+ * (TIGRIS_HOST_KERNELS, see tigris_host.c), then tigris_ref_kernel. */
+int tigris_host_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                       void *user_ctx);
+
 /* Load `plan_bytes` (copied to an aligned buffer), fill the model inputs from
  * `inputs` (their bytes concatenated in model-input order, runtime layout), run
- * with the reference kernels, and copy the model outputs to `outputs` likewise.
+ * with tigris_host_kernel, and copy the model outputs to `outputs` likewise.
  * fast_size / slow_size 0 mean the sizes above. stats (TIGRIS_HOST_NUM_STATS
  * entries) may be NULL. Returns 0, or -1 with a one-line message in err. */
 int tigris_host_run(const uint8_t *plan_bytes, uint32_t plan_len, const uint8_t *inputs, uint32_t inputs_len,

@@ -24,7 +24,7 @@ from tigris.transforms.pipelines import NORMALIZE, run_passes
 from zoo import FLOAT_MODELS  # test/models, on sys.path via conftest
 
 MODELS = list(FLOAT_MODELS)
-LAYOUTS = {"tgr.conv": "ohwi", "tgr.depthwise_conv": "hwc", "tgr.conv1d": "oki", "tgr.conv_transpose": "ohwi"}
+WEIGHTED = {"tgr.conv", "tgr.depthwise_conv", "tgr.conv1d", "tgr.conv_transpose"}
 
 
 def model_inputs(module: ModuleOp, seed: int) -> list[np.ndarray]:
@@ -75,13 +75,14 @@ def test_layout_nhwc_is_bit_identical_on_the_zoo(name: str, int8: bool, model_zo
     module = normalized(model_zoo[f"{name}_int8" if int8 else name])
     assert_layout_keeps_outputs(module)
     for op in module.walk():
-        if op.name in LAYOUTS and isinstance(op.operands[1].owner, WeightOp):
-            assert win.layout_of(op) == LAYOUTS[op.name], f"{op.name} kept its ONNX layout"
+        if op.name in WEIGHTED and isinstance(op.operands[1].owner, WeightOp):
+            assert isinstance(op, win.WeightedOp)
+            assert win.layout_of(op) == op.runtime_layout().name, f"{op.name} kept its ONNX layout"
             weight = op.operands[1].type
             assert isinstance(weight, TensorType)
             element = weight.element_type
             if isinstance(element, QuantType) and element.axis.data >= 0:
-                assert element.axis.data == op.WEIGHT_LAYOUT.channel_axis  # type: ignore[attr-defined]
+                assert element.axis.data == op.runtime_layout().channel_axis
 
 
 # -- cases the zoo does not have -------------------------------------------------------------------
@@ -133,6 +134,17 @@ def transposed(group: int) -> onnx.ModelProto:
     return _model(nodes, inits, (1, 4, 4, 4), (1, 6, 9, 9))
 
 
+def transposed_1d(group: int) -> onnx.ModelProto:
+    """1-D ConvTranspose stride 2 of [1, 4, 5] with weight [4, 6 / group, 3]: [1, 6, 11]."""
+    rng = np.random.default_rng(9)
+    inits = {
+        "w": rng.normal(0, 0.3, (4, 6 // group, 3)).astype(np.float32),
+        "b": rng.normal(0, 0.1, 6).astype(np.float32),
+    }
+    nodes = [helper.make_node("ConvTranspose", ["x", "w", "b"], ["y"], name="up", strides=[2], group=group)]
+    return _model(nodes, inits, (1, 4, 5), (1, 6, 11))
+
+
 def _quantized(model: onnx.ModelProto) -> onnx.ModelProto:
     from quantize import quantize_int8
 
@@ -143,12 +155,15 @@ CASES = {
     "feature_map_dense": feature_map_dense,
     "conv_transpose": lambda: transposed(1),
     "conv_transpose_group2": lambda: transposed(2),
+    "conv_transpose_1d": lambda: transposed_1d(1),
+    "conv_transpose_1d_group2": lambda: transposed_1d(2),
 }
 
 
 @pytest.mark.parametrize(
     ("case", "int8"),
-    [(case, False) for case in CASES] + [("feature_map_dense", True), ("conv_transpose", True)],
+    [(case, False) for case in CASES]
+    + [("feature_map_dense", True), ("conv_transpose", True), ("conv_transpose_1d", True)],
 )  # no int8 grouped transposed convolution: TFLite has no per-channel kernel for it
 def test_layout_nhwc_is_bit_identical_on_small_graphs(case: str, int8: bool, tmp_path: Path) -> None:
     build = CASES[case]
@@ -157,7 +172,8 @@ def test_layout_nhwc_is_bit_identical_on_small_graphs(case: str, int8: bool, tmp
     onnx.save(model, str(path))
     module = normalized(path)
     counts = assert_layout_keeps_outputs(module, seeds=(0, 1, 2))
-    expected = {"feature_map_dense": {"ohwi": 1, "nk_hwc": 1}}.get(case, {"ohwi": 1})
+    conv_layout = "oki" if case.startswith("conv_transpose_1d") else "ohwi"
+    expected = {"feature_map_dense": {"ohwi": 1, "nk_hwc": 1}}.get(case, {conv_layout: 1})
     assert counts == expected
 
 
@@ -179,6 +195,7 @@ def test_hwc_columns_order_features_as_an_nhwc_flatten() -> None:
         (win.DepthwiseConvOp.WEIGHT_LAYOUT, (6, 1, 3, 5), 6),
         (win.Conv1dOp.WEIGHT_LAYOUT, (6, 2, 5), 1),
         (win.ConvTransposeOp.WEIGHT_LAYOUT, (6, 2, 3, 5), 3),
+        (win.ConvTransposeOp.WEIGHT_LAYOUT_1D, (6, 2, 5), 3),
     ],
 )
 def test_layouts_round_trip_and_agree_on_shapes(

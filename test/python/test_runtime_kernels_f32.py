@@ -221,6 +221,9 @@ CASES: dict[str, Callable[[], Case]] = {
     "conv_transpose_groups2_dilation2": lambda: conv_transpose(4, 6, (3, 2), group=2, dilations=[2, 2],
                                                                strides=[1, 2], pads=[0, 1, 2, 0]),
     "conv_transpose_1d": lambda: conv_transpose(3, 4, (4,), spatial=(7,), strides=[3], pads=[1, 2]),
+    "conv_transpose_1d_groups2_outpad_dilation2": lambda: conv_transpose(4, 6, (3,), group=2, spatial=(6,),
+                                                                         strides=[2], dilations=[2], pads=[1, 0],
+                                                                         output_padding=[1]),
     # dense
     "gemm_bias": lambda: one("Gemm", {"x": (3, 20)}, {"w": rand(7, 20), "b": rand(7)}, expect=("FULLY_CONN",),
                              transB=1),
@@ -350,6 +353,10 @@ CASES: dict[str, Callable[[], Case]] = {
     "reduce_mean_width_keep": lambda: reduce_mean((1, 3, 4, 5), [-1], 1),
     "reduce_mean_all_but_batch": lambda: reduce_mean((2, 3, 4, 5), [1, 2, 3], 0),
     "reduce_mean_rank3": lambda: reduce_mean((2, 3, 8), [1], 1),
+    "reduce_mean_no_axes_is_all": lambda: one("ReduceMean", {"x": (2, 3, 4, 5)}, expect=("REDUCE_MEAN",),
+                                              opset=18, keepdims=1),
+    "reduce_mean_noop_with_empty_axes": lambda: then_relu(one("ReduceMean", {"x": (2, 3, 4, 5)}, opset=18,
+                                                              noop_with_empty_axes=1), ("RELU",)),
 }
 
 
@@ -422,12 +429,43 @@ def _flatten_and_dense(data: bytes) -> tuple[Op, WeightLayout]:
     return flatten, plan.weights[weight].layout
 
 
+def test_conv_transpose_1d_weight_is_oki(tmp_path: Path) -> None:
+    """A 1-D conv_transpose's weight is stored OKI [O, K, I/g], like conv1d's (2-D: OHWI)."""
+    _, data = compile_model(CASES["conv_transpose_1d_groups2_outpad_dilation2"]().model(), tmp_path)
+    plan = read_plan(data)
+    (op,) = plan.ops
+    assert op.weight is not None
+    weight = plan.tensors[op.weight]
+    assert weight.weight is not None and plan.weights[weight.weight].layout == WeightLayout.OKI
+    assert weight.shape == (6, 3, 2) and op.params == (1,)
+
+
 def test_flatten_read_by_a_dense_layer_only_copies_the_stored_bytes(tmp_path: Path) -> None:
     """Conv -> Flatten -> Gemm: the flatten is a byte copy of the NHWC map (STORED_ORDER) and the
     dense weight's columns are in (h, w, c) order (NK_HWC); the result is ONNX's."""
     _, data = compile_model(conv_flatten_gemm().model(), tmp_path)
     flatten, layout = _flatten_and_dense(data)
     assert OpFlag.STORED_ORDER in flatten.flags and layout == WeightLayout.NK_HWC
+
+
+def test_emitter_refuses_an_nk_hwc_layer_behind_a_model_order_flatten(tmp_path: Path) -> None:
+    """A dense layer whose columns are in (h, w, c) order needs the flatten to copy the stored
+    bytes: without `tgr.stored_order` (IR written by hand) the emitter refuses the module."""
+    from xdsl.context import Context
+
+    from tigris.dialects.onnx.importer import import_model_file
+    from tigris.dialects.tgr.ops_shape import FlattenOp
+    from tigris.emit.tgrs.from_ir import FromIrError, plan_file_from_module
+    from tigris.transforms.lower.layout_nhwc import STORED_ORDER_ATTR
+    from tigris.transforms.pipelines import TigrisCompilePass
+
+    path, _ = compile_model(conv_flatten_gemm().model(), tmp_path)
+    module = import_model_file(path)
+    TigrisCompilePass(budget=BUDGET).apply(Context(), module)
+    (flatten,) = [op for op in module.walk() if isinstance(op, FlattenOp)]
+    del flatten.attributes[STORED_ORDER_ATTR]
+    with pytest.raises(FromIrError, match="reads a flatten that is not tgr.stored_order"):
+        plan_file_from_module(module)
 
 
 def test_flatten_also_read_as_a_model_output_copies_in_model_order(tmp_path: Path,
@@ -476,6 +514,49 @@ def test_reshape_copies_stored_bytes_with_the_flag_or_in_a_1_0_file(tmp_path: Pa
     assert read_plan(old).ops == plan.ops
     (got,) = run_plan_ops(old, [x], sanitize=True)
     np.testing.assert_array_equal(got, nhwc)
+
+
+# -- reduce_mean without axes ------------------------------------------------------------------------
+
+REDUCE_NOTHING = """
+func.func @main(%x: tensor<2x3x4x5x{x}>) -> tensor<2x3x4x5x{y}> {{
+  %r = tgr.relu %x : (tensor<2x3x4x5x{x}>) -> tensor<2x3x4x5x{x}>
+  %m = tgr.reduce_mean %r {{axes = array<i64>, keepdims = 0 : i64}} : (tensor<2x3x4x5x{x}>) -> tensor<2x3x4x5x{y}>
+  func.return %m : tensor<2x3x4x5x{y}>
+}}
+"""
+
+
+@pytest.mark.parametrize(("x", "y"), [("f32", "f32"), ("!tgr.quant<i8, 0.05:3>", "!tgr.quant<i8, 0.1:-2>")],
+                         ids=["float", "int8"])
+def test_reduce_mean_without_axes_reduces_nothing(x: str, y: str) -> None:
+    """A tgr.reduce_mean with empty axes reduces nothing, as its verifier and the interpreter read
+    it (ONNX's noop_with_empty_axes; convert-onnx-to-tgr itself writes the axes out or drops the
+    op): the plan's params are empty, and both kernel sets copy (int8: requantize) as the
+    interpreter does."""
+    from xdsl.context import Context
+    from xdsl.parser import Parser
+
+    from tigris.dialects import make_context
+    from tigris.dialects.interpreter import run_module
+    from tigris.emit.tgrs.from_ir import plan_file_from_module
+    from tigris.transforms.pipelines import TigrisCompilePass
+
+    module = Parser(make_context(), REDUCE_NOTHING.format(x=x, y=y)).parse_module()
+    TigrisCompilePass(budget=BUDGET).apply(Context(), module)
+    data = write_plan(plan_file_from_module(module))
+    mean = next(op for op in read_plan(data).ops if op.op_type == OpType.REDUCE_MEAN)
+    assert mean.params == ()
+    rng = np.random.default_rng(5)
+    if x == "f32":
+        inputs = [rand(2, 3, 4, 5)]
+    else:
+        inputs = [rng.integers(-128, 128, (2, 3, 4, 5)).astype(np.int8)]
+    (want,) = run_module(module, inputs)
+    (got,) = run_plan_ops(data, inputs, sanitize=True)
+    np.testing.assert_array_equal(got, want)
+    if x == "f32":
+        np.testing.assert_array_equal(got, np.maximum(inputs[0], 0))
 
 
 # -- plans the compiler does not emit -----------------------------------------------------------
@@ -545,9 +626,8 @@ def test_unsupported_dtype_is_reported() -> None:
 
 
 def test_custom_op_type_is_unsupported(tmp_path: Path) -> None:
-    """Op types from TIGRIS_OP_CUSTOM_FIRST (128) on are a user callback's: the reference
-    kernels refuse them (a loader built to accept them passes them on). The plan is patched:
-    the writer has no such type."""
+    """Op types from TIGRIS_OP_CUSTOM_FIRST (128) on are a user callback's: the loader passes
+    them on, the reference kernels refuse them. The plan is patched: no core op has such a type."""
     import struct
     import zlib
 
@@ -561,7 +641,7 @@ def test_custom_op_type_is_unsupported(tmp_path: Path) -> None:
     (tmp_path / "plan.tgrs").write_bytes(bytes(data))
     (tmp_path / "in.bin").write_bytes(np.zeros((2, 8), np.float32).tobytes())
     args = [str(tmp_path / name) for name in ("plan.tgrs", "in.bin", "out.bin")]
-    binary = run_ops_binary(extra_flags=["-DTIGRIS_LOADER_ACCEPT_CUSTOM_OPS=1"])
+    binary = run_ops_binary()
     result = subprocess.run([str(binary), *args], capture_output=True, text=True)
     assert result.returncode == 3 and "type 200" in result.stderr and "not implemented" in result.stderr, result.stderr
 

@@ -4,7 +4,7 @@ reference kernels) behind the host's layout and quantization conversions.
 Every zoo model, float and int8, compiled at a budget where it is one stage: the runtime's
 outputs equal the reference interpreter's on the same compiled IR (int8 bit for bit, float
 within 1e-5 of the largest output) and onnxruntime's (float within 1e-4; int8 within the
-per-model LSB bounds of test_runtime_kernels_i8.ZOO_STEPS, explained there).
+per-model LSB bounds of compiled_models.ORT_INT8_STEPS, explained there).
 """
 
 from __future__ import annotations
@@ -16,13 +16,12 @@ from pathlib import Path
 import numpy as np
 import onnx
 import pytest
-from compiled_models import compile_model, interpret, ort_lsb, plan_inputs  # test/support
+from compiled_models import ORT_INT8_STEPS, compile_model, interpret, ort_lsb, plan_inputs  # test/support
 from tigris.tools.cli import compile_bytes, main
 from tigris.tools.runtime_binding import RunError, run_plan, tile_arena
 from tigris.emit.tgrs import read_plan
 
 ZOO = ["mobilenet_v2", "resnet", "unet", "yolo", "conv1d", "dense_autoencoder", "pytorch_idioms", "silu_ops"]
-INT8_STEPS = {"mobilenet_v2": 16, "unet": 6, "yolo": 6, "dense_autoencoder": 3, "silu_ops": 3}
 
 
 def relative(a: np.ndarray, b: np.ndarray) -> float:
@@ -48,7 +47,7 @@ def test_int8_model_is_bit_exact_with_the_interpreter(name: str, model_zoo, tmp_
     raw = run_plan(c.plan_bytes, inputs, dequantize=False).outputs
     for got, want in zip(raw, interpret(c, inputs), strict=True):
         assert got.dtype == want.dtype and np.array_equal(got, want)
-    assert ort_lsb(c, floats, raw) <= INT8_STEPS.get(name, 1)
+    assert ort_lsb(c, floats, raw) <= ORT_INT8_STEPS.get(name, 1)
     # float in, float out: the binding quantizes the input as plan_inputs did
     deq = run_plan(c.plan_bytes, list(floats.values())).outputs
     assert all(d.dtype == np.float32 for d in deq)

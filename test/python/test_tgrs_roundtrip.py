@@ -37,6 +37,8 @@ from tigris.emit.tgrs.enums import (
     OpType,
     PadMode,
     ResizeMode,
+    VERSION_MAJOR,
+    VERSION_MINOR,
     SectionKind,
     WeightLayout,
 )
@@ -95,7 +97,7 @@ def float_cnn() -> PlanFile:
             dilation_w=2,
             flags=OpFlag.CEIL_MODE,
         ),
-        Op(OpType.FLATTEN, "flatten", (4,), (5,), axis=1),
+        Op(OpType.FLATTEN, "flatten", (4,), (5,), axis=1, flags=OpFlag.STORED_ORDER),
         Op(OpType.FULLY_CONN, "fc", (5, 6, 7), (8,), weight=6, bias=7),
         Op(OpType.SOFTMAX, "softmax", (8,), (9,), axis=-1),
         Op(OpType.CLIP, "clip", (4,), (10,), clip_min=0.0, clip_max=6.0),
@@ -351,7 +353,8 @@ def test_writing_is_deterministic(name: str, compress: str) -> None:
 @pytest.mark.parametrize(("name", "compress"), CASES)
 def test_layout_is_aligned(name: str, compress: str) -> None:
     data = write_plan(PLANS[name](), compress)
-    assert data[:4] == b"TGRS" and struct.unpack_from("<HHII", data, 4) == (1, 0, 64, len(data))
+    assert data[:4] == b"TGRS"
+    assert struct.unpack_from("<HHII", data, 4) == (VERSION_MAJOR, VERSION_MINOR, 64, len(data))
     for kind, (offset, _, _) in sections_of(data).items():
         assert offset % 16 == 0, kind
     entries = (

@@ -24,6 +24,16 @@ from xdsl.context import Context
 BUDGET = 64 << 20
 """Large enough for one untiled stage for every model here."""
 
+ORT_INT8_STEPS = {"mobilenet_v2": 16, "unet": 6, "yolo": 6, "dense_autoencoder": 3, "silu_ops": 3}
+"""int8 output distance to onnxruntime allowed (in output steps) where not 1, per zoo model (a
+pruned variant has its base model's bound). onnxruntime runs the QDQ graph in float and rounds
+once per op; the integer pipeline (TFLite's, the interpreter's, the runtime's) rounds each
+requantization twice and computes averages, tables and Add in integers, so each op may land 1 LSB
+away (test_interpreter_int8_zoo: every op within 1 LSB on onnxruntime's own inputs) and deep models
+compound it. Measured over seeds 0-9 with the interpreter on the compiled IR (the runtime is
+bit-exact with it): mobilenet_v2 <= 13, unet 5, yolo 4, dense_autoencoder and silu_ops 2, the
+others <= 1."""
+
 
 @dataclass
 class Compiled:

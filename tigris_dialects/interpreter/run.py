@@ -18,6 +18,7 @@ from xdsl.utils.exceptions import InterpretationError
 
 from tigris.dialects.interpreter.onnx_functions import OnnxFunctions
 from tigris.dialects.interpreter.tgr_functions import TgrFunctions
+from tigris.dialects.plugins import interpreter_functions as plugin_interpreter_functions
 from tigris.dialects.tgr.weight import numpy_dtype
 
 
@@ -40,11 +41,13 @@ class OpRecorder(Interpreter.Listener):
 
 
 def make_interpreter(module: ModuleOp, listeners: Sequence[Interpreter.Listener] = ()) -> Interpreter:
-    """An interpreter with func, `onnx` and `tgr` implementations registered."""
+    """An interpreter with func, `onnx`, `tgr` and the installed plugins' implementations registered."""
     interpreter = Interpreter(module, listeners=tuple(listeners))
     interpreter.register_implementations(FuncFunctions())
     interpreter.register_implementations(OnnxFunctions())
     interpreter.register_implementations(TgrFunctions())
+    for functions in plugin_interpreter_functions():
+        interpreter.register_implementations(functions())
     return interpreter
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, StringAttr, TensorType
 from xdsl.irdl import (
     irdl_op_definition,
@@ -36,7 +38,12 @@ class _QDQ(OnnxOp):
             raise VerifyException(f"{self.name}: scale must be a scalar or a 1-D per-axis vector")
         if blocked and len(shape_of(self.scale)) != len(shape_of(self.x)):
             raise VerifyException(f"{self.name}: blocked quantization needs a scale of the input's rank")
-        if self.zero_point is not None and shape_of(self.zero_point) != shape_of(self.scale):
+        if self.zero_point is None:
+            return
+        scale, zero_point = shape_of(self.scale), shape_of(self.zero_point)
+        # onnxruntime's quantizer writes a per-tensor bias scale as [1] beside a scalar zero
+        # point (and onnxruntime runs it): one element each is per-tensor, whatever the shapes.
+        if zero_point != scale and not math.prod(zero_point) == math.prod(scale) == 1:
             raise VerifyException(f"{self.name}: zero point and scale shapes differ")
 
 

@@ -14,6 +14,7 @@ computes the same numbers in either layout:
     tgr.conv1d         [O, I/g, K]                "oki"    [O, K, I/g]
     tgr.conv_transpose [I, O/g, KH, KW]           "ohwi"   [O, KH, KW, I/g]  (output channel
                                                            o = group * O/g + j, as ONNX numbers them)
+                       [I, O/g, K] (1-D)          "oki"    [O, K, I/g]       (the same order)
     tgr.fully_connected [M, K], K in (c, h, w)    "nk_hwc" [M, K], K in (h, w, c): the input is
                                                            a rank-4 [N, C, H, W] flattened (see
                                                            `flattened_chw`), which the NHWC runtime
@@ -129,7 +130,8 @@ class DepthwiseHWC(WeightLayout):
 
 @dataclass(frozen=True)
 class TransposedOHWI(WeightLayout):
-    """conv_transpose [I, O/g, KH, KW] -> [O, KH, KW, I/g], output channel o = g * O/g + j.
+    """conv_transpose [I, O/g, *K] -> [O, *K, I/g], output channel o = g * O/g + j ("ohwi" for
+    2-D, "oki" with rank 3 for 1-D).
 
     A per-channel weight's O/g scales (ONNX axis 1, the same for every group) become O."""
 
@@ -137,18 +139,20 @@ class TransposedOHWI(WeightLayout):
     channel_axis: int = 0
 
     def onnx_shape(self, shape: Sequence[int], group: int) -> tuple[int, ...]:
-        o, kh, kw, i_g = shape
-        return (i_g * group, o // group, kh, kw)
+        o, *kernel, i_g = shape
+        return (i_g * group, o // group, *kernel)
 
     def from_onnx(self, w: np.ndarray, group: int) -> np.ndarray:
-        i, o_g, kh, kw = w.shape
-        grouped = w.reshape(group, i // group, o_g, kh, kw).transpose(0, 2, 3, 4, 1)
-        return np.ascontiguousarray(grouped.reshape(group * o_g, kh, kw, i // group))
+        i, o_g, *kernel = w.shape
+        k = len(kernel)
+        grouped = w.reshape(group, i // group, o_g, *kernel).transpose(0, 2, *range(3, 3 + k), 1)
+        return np.ascontiguousarray(grouped.reshape(group * o_g, *kernel, i // group))
 
     def to_onnx(self, w: np.ndarray, group: int) -> np.ndarray:
-        o, kh, kw, i_g = w.shape
-        grouped = w.reshape(group, o // group, kh, kw, i_g).transpose(0, 4, 1, 2, 3)
-        return np.ascontiguousarray(grouped.reshape(group * i_g, o // group, kh, kw))
+        o, *kernel, i_g = w.shape
+        k = len(kernel)
+        grouped = w.reshape(group, o // group, *kernel, i_g).transpose(0, 2 + k, 1, *range(2, 2 + k))
+        return np.ascontiguousarray(grouped.reshape(group * i_g, o // group, *kernel))
 
 
 NK_HWC = "nk_hwc"
@@ -159,8 +163,9 @@ def flattened_chw(value: SSAValue) -> tuple[int, int, int] | None:
     """(C, H, W) when `value` [N, C*H*W] is a rank-4 [N, C, H, W] passed through tgr.flatten /
     tgr.reshape ops only (the nearest rank-4 value up that chain); else None.
 
-    The runtime keeps activations NHWC and reshapes by copying bytes, so such a `value` holds
-    its features in (h, w, c) order there, not ONNX's (c, h, w)."""
+    The runtime keeps activations NHWC; when only "nk_hwc" fully_connected ops read the chain,
+    `layout-nhwc` marks its reshapes `tgr.stored_order` (byte copies at run time), so such a
+    `value` holds its features in (h, w, c) order there, not ONNX's (c, h, w)."""
     shape = shape_of(value)
     if len(shape) != 2:
         return None
@@ -193,7 +198,8 @@ def layout_of(op: Operation) -> str | None:
 
 
 class WeightedOp(PositionalSyntax):
-    """An op with `weight` operand 1 in ONNX's or its runtime layout `WEIGHT_LAYOUT`."""
+    """An op with `weight` operand 1 in ONNX's or its runtime layout (`runtime_layout()`,
+    `WEIGHT_LAYOUT` unless the op picks one by rank)."""
 
     WEIGHT_LAYOUT: ClassVar[WeightLayout]
     ONNX_CHANNEL_AXIS: ClassVar[int] = 0
@@ -202,14 +208,18 @@ class WeightedOp(PositionalSyntax):
     def groups(self) -> int:
         return int_prop(self, "group", 1)
 
+    def runtime_layout(self) -> WeightLayout:
+        """The layout `layout-nhwc` gives this op's weight."""
+        return self.WEIGHT_LAYOUT
+
     def _layout(self) -> WeightLayout | None:
         name = layout_of(self)
         if name is None:
             return None
-        if name != self.WEIGHT_LAYOUT.name:
-            want = self.WEIGHT_LAYOUT.name
-            raise VerifyException(f'{self.name}: weight_layout must be "{want}", got "{name}"')
-        return self.WEIGHT_LAYOUT
+        want = self.runtime_layout()
+        if name != want.name:
+            raise VerifyException(f'{self.name}: weight_layout must be "{want.name}", got "{name}"')
+        return want
 
     def onnx_weight_shape(self) -> tuple[int, ...]:
         """The weight's shape in ONNX order, whichever layout it is stored in."""
@@ -316,6 +326,7 @@ class ConvTransposeOp(WeightedOp):
 
     name = "tgr.conv_transpose"
     WEIGHT_LAYOUT: ClassVar[WeightLayout] = TransposedOHWI("ohwi")
+    WEIGHT_LAYOUT_1D: ClassVar[WeightLayout] = TransposedOHWI("oki", 3)
     ONNX_CHANNEL_AXIS: ClassVar[int] = 1
     input = operand_def(TensorType)
     weight = operand_def(TensorType)
@@ -327,6 +338,9 @@ class ConvTransposeOp(WeightedOp):
     output_padding = opt_prop_def(DenseArrayBase)
     group = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
     traits = traits_def(Pure(), TileCategory(TileKind.STRUCTURAL), RuntimeOp(24))
+
+    def runtime_layout(self) -> WeightLayout:
+        return self.WEIGHT_LAYOUT_1D if len(shape_of(self.input)) == 3 else self.WEIGHT_LAYOUT
 
     def verify_(self) -> None:
         group = int_prop(self, "group", 1)

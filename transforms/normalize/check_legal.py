@@ -1,4 +1,11 @@
-"""check-legal: after normalization only `tgr` ops may remain. One error lists them all."""
+"""check-legal: after normalization only runtime ops may remain. One error lists them all.
+
+Runtime ops are the `tgr` dialect's and those of installed plugins: an op of another dialect
+is legal when it declares a `RuntimeOp` trait with an extension op type (128..254). Such an
+op must also be one the runtime can band: its tiled executor keeps an extension op's rows
+as they are, so a plugin op with a window or a row map along H (spatial, resample) cannot be
+emitted (declare it structural: it then runs untiled; docs/extending.md).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +18,10 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
+from tigris.dialects.plugins import EXTENSION_OP_TYPES
+from tigris.dialects.tgr.traits import RuntimeOp, TileCategory, TileKind
+from tigris.transforms.rewriting import fail
+
 
 def _describe(op: Operation) -> str:
     op_type = op.properties.get("op_type")
@@ -19,16 +30,36 @@ def _describe(op: Operation) -> str:
     return f"{kind} '{name.data if isinstance(name, StringAttr) else '?'}'"
 
 
+def _check_extension_op(op: Operation, trait: RuntimeOp, owners: dict[int, str]) -> None:
+    """A plugin op's runtime contract (see the module docstring)."""
+    first, last = EXTENSION_OP_TYPES[0], EXTENSION_OP_TYPES[-1]
+    if trait.op_type not in EXTENSION_OP_TYPES:
+        raise fail(op, f"extension ops use runtime op types {first}..{last}, not {trait.op_type}")
+    if owners.setdefault(trait.op_type, op.name) != op.name:
+        raise fail(op, f"runtime op type {trait.op_type} is {owners[trait.op_type]}'s too")
+    kind = TileCategory.of(op)
+    if kind in (TileKind.SPATIAL, TileKind.RESAMPLE):
+        raise fail(
+            op, f"tile category {kind.value}: the runtime bands extension ops row by row, so they are "
+            "pointwise, channelwise, structural (never tiled) or dense",
+        )  # fmt: skip
+
+
 @dataclass(frozen=True)
 class CheckLegalPass(ModulePass):
     name = "check-legal"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        illegal = [
-            inner
-            for inner in op.walk()
-            if not isinstance(inner, ModuleOp | FuncOp | ReturnOp) and not inner.name.startswith("tgr.")
-        ]
+        illegal: list[Operation] = []
+        owners: dict[int, str] = {}
+        for inner in op.walk():
+            if isinstance(inner, ModuleOp | FuncOp | ReturnOp) or inner.name.startswith("tgr."):
+                continue
+            trait = inner.get_trait(RuntimeOp)
+            if trait is None:
+                illegal.append(inner)
+            else:
+                _check_extension_op(inner, trait, owners)
         if illegal:
             count = len(illegal)
             noun = "operator is" if count == 1 else "operators are"

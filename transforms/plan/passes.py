@@ -7,7 +7,8 @@
     tile-chains{..}           chains of linked over-budget stages share one tile plan
 
 Tensors in `#tgr.stage` inputs/outputs are numbered as the planner sees them: model
-inputs first, then each op's results in program order.
+inputs first, then each op's results in program order. `written_plan` reads the
+attributes back as a `Plan` (the figures the runtime's statistics must match).
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from xdsl.utils.exceptions import PassFailedException
 from tigris.dialects.tgr.attributes import LifetimeAttr, MemoryAttr, StageAttr, TilePlanAttr
 from tigris.transforms.plan.graph import PlanGraph, build_plan_graph, main_func
 from tigris.transforms.plan.memory import lifetimes, timeline
-from tigris.transforms.plan.planner import StagePlan, assign_strategies
+from tigris.transforms.plan.planner import Plan, StagePlan, assign_strategies, measure, tile_peak
+from tigris.transforms.plan.tiling import TilePlan
 from tigris.transforms.plan.temporal import Stage, make_stage, partition_temporal
 
 DEFAULT_ALIGN = 32
@@ -107,6 +109,39 @@ def read_stages(module: ModuleOp, graph: PlanGraph, align: int) -> list[Stage]:
         assert isinstance(attr, StageAttr)
         out.append(make_stage(graph, attr.index.data, attr.first_step.data, attr.last_step.data, align))
     return out
+
+
+def written_plan(module: ModuleOp) -> Plan:
+    """The plan the passes wrote into `module` (`tgr.stages`, `tgr.memory`; the budget from
+    tigris-compile's `tgr.budget`, else 0), as the `Plan` the report's figures come from.
+    Unlike planning again at a budget, this is the plan a `.tgrs` of the module runs, also
+    when tigris-compile re-planned it for LZ4: what the runtime's statistics must match.
+    A tile plan's band peak is not stored; it is recomputed from its height (`tile_peak`)."""
+    func = main_func(module)
+    memory = func.attributes.get("tgr.memory")
+    align = memory.align.data if isinstance(memory, MemoryAttr) else DEFAULT_ALIGN
+    budget_attr = func.attributes.get("tgr.budget")
+    budget = budget_attr.value.data if isinstance(budget_attr, IntegerAttr) else 0
+    graph = build_plan_graph(module)
+    stages = read_stages(module, graph, align)
+    attrs = func.attributes["tgr.stages"]
+    assert isinstance(attrs, ArrayAttr)
+    plans: list[StagePlan] = []
+    for attr, stage in zip(attrs.data, stages, strict=True):
+        assert isinstance(attr, StageAttr)
+        tile = attr.tile
+        if not isinstance(tile, TilePlanAttr):
+            plans.append(StagePlan(stage, "normal"))
+            continue
+        members = [s for a, s in zip(attrs.data, stages) if isinstance(a, StageAttr) and a.tile == tile]
+        chain = tile.chain.data
+        peak = tile_peak(graph, members if chain >= 0 else [stage], tile.tile_h.data, align)
+        fields = (tile.tile_h.data, tile.num_tiles.data, tile.halo.data, tile.out_h.data)
+        plans.append(StagePlan(stage, "chain" if chain >= 0 else "tiled", TilePlan(*fields, peak, chain)))
+    whole = timeline(graph, align)
+    plan = Plan(graph, budget, align, plans, whole.peak, whole.peak_step)
+    measure(plan)
+    return plan
 
 
 @dataclass(frozen=True)

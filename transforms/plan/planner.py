@@ -1,9 +1,13 @@
 """The whole memory plan: stages, their strategies, and the figures `tigris analyze` reports.
 
 Strategy per stage, simplest first (spec/tiling.md): a stage within the budget runs
-normally; consecutive over-budget stages that link (see `chain_links`) are chain-tiled,
-unless the chain's one-row band does not fit while tiling them one by one would; any
-other over-budget tileable stage is spatially tiled; the rest overflow to slow memory.
+normally; consecutive over-budget stages that link (see `chain_links`) are chain-tiled
+if the chain's bands fit the budget; any other over-budget tileable stage is spatially
+tiled if its bands fit; the rest run normally and overflow to slow memory. A tile plan
+is never larger than the budget: the runtime refuses tiles that do not fit its arena
+(TIGRIS_EXEC_ERR_TILE) but lets a normal stage overflow, so a stage whose one-row bands
+exceed the budget falls back to normal execution (spec/tiling.md: "fall back to normal
+execution with slow-memory overflow").
 """
 
 from __future__ import annotations
@@ -83,20 +87,20 @@ def assign_strategies(
         while chains and j + 1 < len(stages) and stages[j + 1].peak > budget and chain_links(graph, stages[j], stages[j + 1]):
             j += 1
         chain = plan_chain(graph, stages[i : j + 1], budget, align, chain_id) if j > i else None
-        singles = [_spatial_or_normal(graph, stages[k], budget, align) for k in range(i, j + 1)]
-        if chain is not None and (chain.peak <= budget or max(p.scheduled_peak for p in singles) > budget):
-            chain_id += 1  # the chain fits, or tiling stage by stage would overflow too
+        if chain is not None and chain.peak <= budget:
+            chain_id += 1
             for k in range(i, j + 1):
                 plans[k] = StagePlan(stages[k], "chain", chain)
         else:
-            plans[i : j + 1] = singles
+            plans[i : j + 1] = [_spatial_or_normal(graph, stages[k], budget, align) for k in range(i, j + 1)]
         i = j + 1
     return plans
 
 
 def _spatial_or_normal(graph: PlanGraph, stage: Stage, budget: int, align: int) -> StagePlan:
+    """An over-budget stage: tiled if its bands fit the budget, else normal (it overflows)."""
     tile = plan_spatial(graph, stage, budget, align)
-    if tile is not None and tile.peak < stage.peak:
+    if tile is not None and tile.peak <= budget:
         return StagePlan(stage, "tiled", tile)
     return StagePlan(stage, "normal")
 

@@ -90,7 +90,7 @@ def out_height(graph: PlanGraph, stage: Stage) -> int:
 def plan_spatial(graph: PlanGraph, stage: Stage, budget: int, align: int) -> TilePlan | None:
     """The spec's tile height, lowered until the band fits; None if the stage is not tileable.
     If even one-row bands do not fit, the plan keeps tile_h 1 and its peak exceeds the
-    budget: the runtime overflows to slow memory and the report says by how much."""
+    budget: the planner then runs the stage normally instead (`planner.assign_strategies`)."""
     if not is_tileable(graph, stage):
         return None
     height = out_height(graph, stage)

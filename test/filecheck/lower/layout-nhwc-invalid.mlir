@@ -29,6 +29,15 @@ func.func @ohwi_channels(%x: tensor<1x2x3x3xf32>, %w: tensor<2x1x1x3xf32>) -> te
 
 // -----
 
+// A 1-D conv_transpose's runtime layout is "oki" [O, K, I/g].
+// CHECK: tgr.conv_transpose: weight_layout must be "oki", got "ohwi"
+func.func @conv_transpose_1d_not_ohwi(%x: tensor<1x2x3xf32>, %w: tensor<1x2x2xf32>) -> tensor<1x1x4xf32> {
+  %y = tgr.conv_transpose %x, %w {weight_layout = "ohwi"} : (tensor<1x2x3xf32>, tensor<1x2x2xf32>) -> tensor<1x1x4xf32>
+  func.return %y : tensor<1x1x4xf32>
+}
+
+// -----
+
 // CHECK: tgr.fully_connected: weight_layout "nk_hwc" needs an input flattened from a rank-4 [N, C, H, W] by tgr.flatten/tgr.reshape
 func.func @nk_hwc_without_feature_map(%x: tensor<1x4xf32>, %w: tensor<3x4xf32>) -> tensor<1x3xf32> {
   %y = tgr.fully_connected %x, %w {weight_layout = "nk_hwc"} : (tensor<1x4xf32>, tensor<3x4xf32>) -> tensor<1x3xf32>

@@ -69,10 +69,25 @@ func.func @conv_transpose_ohwi(%x: tensor<1x2x2x2xf32>) -> tensor<1x1x2x3xf32> {
 
 // -----
 
+// 1-D conv_transpose [I, O, K] -> OKI [O, K, I]: i0 = [1, 2], i1 = [3, 4] (O = 1)
+// -> w'[0][k][i] = [[1, 3], [2, 4]].
+// CHECK-LABEL: func.func @conv_transpose_1d_oki
+// CHECK-NEXT:    %[[W:.*]] = tgr.weight {tgr.name = "t1.oki"} dense<{{\[}}{{\[}}[1.000000e+00, 3.000000e+00], [2.000000e+00, 4.000000e+00]]]> : tensor<1x2x2xf32>
+// CHECK-NEXT:    tgr.conv_transpose %{{.*}}, %[[W]] {weight_layout = "oki"} : (tensor<1x2x3xf32>, tensor<1x2x2xf32>) -> tensor<1x1x4xf32>
+func.func @conv_transpose_1d_oki(%x: tensor<1x2x3xf32>) -> tensor<1x1x4xf32> {
+  %w = tgr.weight {tgr.name = "t1"} dense<[[[1.0, 2.0]], [[3.0, 4.0]]]> : tensor<2x1x2xf32>
+  %y = tgr.conv_transpose %x, %w : (tensor<1x2x3xf32>, tensor<2x1x2xf32>) -> tensor<1x1x4xf32>
+  func.return %y : tensor<1x1x4xf32>
+}
+
+// -----
+
 // fully_connected on flatten([1, C=2, H=1, W=2]): ONNX columns (c, h, w) = c0w0 c0w1 c1w0 c1w1
-// hold 1, 2, 3, 4; the runtime's NHWC flatten reads (h, w, c) = w0c0 w0c1 w1c0 w1c1 -> 1, 3, 2, 4.
+// hold 1, 2, 3, 4; the flatten, read by the dense layer only, is marked tgr.stored_order (the
+// runtime copies the NHWC bytes as they are), so the layer reads (h, w, c) = w0c0 w0c1 w1c0 w1c1
+// -> 1, 3, 2, 4.
 // CHECK-LABEL: func.func @dense_after_flatten
-// CHECK:         %[[F:.*]] = tgr.flatten
+// CHECK:         %[[F:.*]] = tgr.flatten %{{.*}} {tgr.stored_order}
 // CHECK-NEXT:    %[[W:.*]] = tgr.weight {tgr.name = "fc.nk_hwc"} dense<{{\[}}[1.000000e+00, 3.000000e+00, 2.000000e+00, 4.000000e+00]]> : tensor<1x4xf32>
 // CHECK-NEXT:    tgr.fully_connected %[[F]], %[[W]] {weight_layout = "nk_hwc"} : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x1xf32>
 func.func @dense_after_flatten(%x: tensor<1x2x1x2xf32>) -> tensor<1x1xf32> {
@@ -80,6 +95,52 @@ func.func @dense_after_flatten(%x: tensor<1x2x1x2xf32>) -> tensor<1x1xf32> {
   %f = tgr.flatten %x : (tensor<1x2x1x2xf32>) -> tensor<1x4xf32>
   %y = tgr.fully_connected %f, %w : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x1xf32>
   func.return %y : tensor<1x1xf32>
+}
+
+// -----
+
+// A chain of reshapes from the map, read by two dense layers (one directly, one through an identity
+// reshape) and by nothing else: every reshape of the chain is marked and both layers get nk_hwc.
+// The intermediate [1, 2, 4] (rank 3) does not start a chain of its own.
+// CHECK-LABEL: func.func @reshape_chain_two_dense
+// CHECK:         %[[R:.*]] = tgr.reshape %{{.*}} {tgr.stored_order} : (tensor<1x2x2x2xf32>) -> tensor<1x2x4xf32>
+// CHECK-NEXT:    %[[F:.*]] = tgr.flatten %[[R]] {tgr.stored_order} : (tensor<1x2x4xf32>) -> tensor<1x8xf32>
+// CHECK:         tgr.fully_connected %[[F]], %{{.*}} {weight_layout = "nk_hwc"}
+// CHECK:         %[[G:.*]] = tgr.reshape %[[F]] {tgr.stored_order} : (tensor<1x8xf32>) -> tensor<1x8xf32>
+// CHECK:         tgr.fully_connected %[[G]], %{{.*}} {weight_layout = "nk_hwc"}
+func.func @reshape_chain_two_dense(%x: tensor<1x2x2x2xf32>) -> (tensor<1x3xf32>, tensor<1x3xf32>) {
+  %w = tgr.weight dense<1.0> : tensor<3x8xf32>
+  %r = tgr.reshape %x : (tensor<1x2x2x2xf32>) -> tensor<1x2x4xf32>
+  %f = tgr.flatten %r : (tensor<1x2x4xf32>) -> tensor<1x8xf32>
+  %a = tgr.fully_connected %f, %w : (tensor<1x8xf32>, tensor<3x8xf32>) -> tensor<1x3xf32>
+  %g = tgr.reshape %f : (tensor<1x8xf32>) -> tensor<1x8xf32>
+  %b = tgr.fully_connected %g, %w : (tensor<1x8xf32>, tensor<3x8xf32>) -> tensor<1x3xf32>
+  func.return %a, %b : tensor<1x3xf32>, tensor<1x3xf32>
+}
+
+// -----
+
+// Flattens another op reads stay unmarked (model order at run time) and their dense layers keep
+// ONNX's columns: one that is also a model output, one also read by a softmax, and a chain that
+// goes back to rank 4 before another reader. A flatten read by nothing but a softmax is unmarked too.
+// CHECK-LABEL: func.func @flatten_read_elsewhere
+// CHECK-NOT:     tgr.stored_order
+// CHECK-NOT:     nk_hwc
+// CHECK:         func.return
+func.func @flatten_read_elsewhere(%x: tensor<1x2x2x2xf32>) -> (tensor<1x8xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x8xf32>, tensor<1x3xf32>, tensor<1x2x1x4xf32>, tensor<1x8xf32>) {
+  %w = tgr.weight dense<1.0> : tensor<3x8xf32>
+  %f1 = tgr.flatten %x : (tensor<1x2x2x2xf32>) -> tensor<1x8xf32>
+  %y1 = tgr.fully_connected %f1, %w : (tensor<1x8xf32>, tensor<3x8xf32>) -> tensor<1x3xf32>
+  %f2 = tgr.flatten %x : (tensor<1x2x2x2xf32>) -> tensor<1x8xf32>
+  %y2 = tgr.fully_connected %f2, %w : (tensor<1x8xf32>, tensor<3x8xf32>) -> tensor<1x3xf32>
+  %s2 = tgr.softmax %f2 : (tensor<1x8xf32>) -> tensor<1x8xf32>
+  %f3 = tgr.flatten %x : (tensor<1x2x2x2xf32>) -> tensor<1x8xf32>
+  %y3 = tgr.fully_connected %f3, %w : (tensor<1x8xf32>, tensor<3x8xf32>) -> tensor<1x3xf32>
+  %m3 = tgr.reshape %f3 : (tensor<1x8xf32>) -> tensor<1x2x1x4xf32>
+  %r3 = tgr.relu %m3 : (tensor<1x2x1x4xf32>) -> tensor<1x2x1x4xf32>
+  %f4 = tgr.flatten %x : (tensor<1x2x2x2xf32>) -> tensor<1x8xf32>
+  %s4 = tgr.softmax %f4 : (tensor<1x8xf32>) -> tensor<1x8xf32>
+  func.return %f1, %y1, %y2, %s2, %y3, %r3, %s4 : tensor<1x8xf32>, tensor<1x3xf32>, tensor<1x3xf32>, tensor<1x8xf32>, tensor<1x3xf32>, tensor<1x2x1x4xf32>, tensor<1x8xf32>
 }
 
 // -----

@@ -8,7 +8,8 @@
 // the largest output height whose bands fit in every stage of the chain (binary
 // search), the rows of each tensor being back-propagated from the last stage's output.
 // Other over-budget tileable stages are tiled on their own (chain = -1), and so are the
-// stages of a chain whose one-row band does not fit when tiling them one by one does.
+// stages of a chain whose one-row band does not fit when tiling them one by one does; a
+// stage no band of which fits stays untiled (the last case).
 // Stages are written by hand (the pass reads `tgr.stages` and recomputes the rest).
 // f32 1x2x8x8 tensors: 512 bytes, 64 bytes per row; no alignment padding at 16.
 // Rows of a window op: out rows r need (r - 1) * stride + eff_kernel input rows, at
@@ -135,4 +136,29 @@ func.func @main(%two_chains: tensor<1x2x8x8xf32>) -> tensor<1x4x8x8xf32> attribu
   %u = tgr.conv %r2, %up : (tensor<1x1x8x8xf32>, tensor<4x1x1x1xf32>) -> tensor<1x4x8x8xf32>
   %r3 = tgr.relu %u : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
   func.return %r3 : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+// No band fits: two linked 3x3 convs (pads 1) on f32 1x8x8x8 (2048 bytes, 256 per row), one
+// stage each ({input, output} = 4096). A one-row band of one conv holds 3 input rows and 1
+// output row = 1024 > 1000 (and > 600); the chain's one-row band holds more. The runtime
+// refuses tiles larger than its arena but lets a normal stage overflow to slow memory, so
+// neither the chain nor a lone tile plan is written: both stages stay untiled (spec/tiling.md,
+// "fall back to normal execution with slow-memory overflow").
+// CHECK-LABEL: func.func @main(%no_band_fits: tensor<1x8x8x8xf32>)
+// CHECK-SAME:      tgr.stages = [
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 4096, inputs = [0], outputs = [1]>,
+// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 4096, inputs = [1], outputs = [2]>]
+// B600-LABEL: func.func @main(%no_band_fits: tensor<1x8x8x8xf32>)
+// B600-SAME:      tgr.stages = [
+// B600-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 4096, inputs = [0], outputs = [1]>,
+// B600-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 4096, inputs = [1], outputs = [2]>]
+func.func @main(%no_band_fits: tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32> attributes {tgr.stages = [
+    #tgr.stage<index = 0, steps = [0, 0], peak = 0, inputs = [], outputs = []>,
+    #tgr.stage<index = 1, steps = [1, 1], peak = 0, inputs = [], outputs = []>]} {
+  %w = tgr.weight dense<1.0> : tensor<8x8x3x3xf32>
+  %c1 = tgr.conv %no_band_fits, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x8xf32>, tensor<8x8x3x3xf32>) -> tensor<1x8x8x8xf32>
+  %c2 = tgr.conv %c1, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x8xf32>, tensor<8x8x3x3xf32>) -> tensor<1x8x8x8xf32>
+  func.return %c2 : tensor<1x8x8x8xf32>
 }

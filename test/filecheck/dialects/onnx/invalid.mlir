@@ -179,6 +179,17 @@
 
 // -----
 
+// One element each is per-tensor whatever the shapes (onnxruntime's quantizer writes a bias's
+// scale as [1] beside a scalar zero point): no diagnostic, the op prints back.
+%x, %s, %z = "test.op"() : () -> (tensor<6xi32>, tensor<1xf32>, tensor<i32>)
+%y = onnx.DequantizeLinear %x, %s, %z : (tensor<6xi32>, tensor<1xf32>, tensor<i32>) -> tensor<6xf32>
+// CHECK:      builtin.module {
+// CHECK-NEXT:   %x, %s, %z = "test.op"() : () -> (tensor<6xi32>, tensor<1xf32>, tensor<i32>)
+// CHECK-NEXT:   %y = onnx.DequantizeLinear %x, %s, %z : (tensor<6xi32>, tensor<1xf32>, tensor<i32>) -> tensor<6xf32>
+// CHECK-NEXT: }
+
+// -----
+
 // The positional parser: a `none` in a required slot of a multi-optional op.
 %lo = "test.op"() : () -> tensor<f32>
 %y = onnx.Clip none, %lo : (tensor<f32>) -> tensor<f32>
