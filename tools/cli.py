@@ -1,4 +1,4 @@
-"""`tigris`: the user-facing driver (analyze now; compile, inspect, run arrive with their issues).
+"""`tigris`: the user-facing driver: analyze, compile, run, inspect.
 
 It holds no compiler logic: each subcommand parses its flags, calls the pipeline or
 report function that does the work (`tigris.emit.report.analyze`) and prints the

@@ -76,7 +76,7 @@ def _flash_line(r: AnalysisReport) -> str:
         verdict = f"; {'fits' if r.flash_fits else 'DOES NOT FIT'} the {size(r.flash_budget)} given"
     return (
         f"  flash           {exact(f.total)} = {size(f.weight_bytes)} weights ({r.weight_count} tensors)"
-        f" + {size(f.overhead_bytes)} plan records (estimate until the .tgrs emitter lands){verdict}"
+        f" + {size(f.overhead_bytes)} plan records (an estimate: tigris compile -f checks the exact file){verdict}"
     )
 
 
