@@ -9,7 +9,7 @@ MobileNetV2 whose weights LZ4 shrinks, float and int8) and each budget and mode,
 the model and runs the plan in a fast arena of exactly the budget, then checks:
 
 - per seed, the outputs are byte-identical across every budget and mode of the model;
-- they are within 1e-4 relative (float) or ORT_LSB output steps (int8) of onnxruntime;
+- they are within 1e-4 relative (float) or ORT_INT8_STEPS output steps (int8) of onnxruntime;
 - the run's statistics are the compiler's prediction for the plan (end_to_end.stat_mismatches).
 
 Budgets default to `--steps` sizes spaced geometrically from a quarter of the model's minimum
@@ -33,8 +33,9 @@ for folder in (HERE.parent / "test" / "models", HERE.parent / "test" / "support"
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
+from compiled_models import ORT_INT8_STEPS
 from end_to_end import (
-    FEATURES, ORT_LSB, budget_text, features, normalized, ort_distance, rerun, run_once, stat_mismatches,
+    FEATURES, budget_text, features, normalized, ort_distance, rerun, run_once, stat_mismatches,
 )  # fmt: skip
 from zoo_models import build_models, model_keys
 
@@ -79,7 +80,7 @@ def sweep_model(key: str, path: Path, budgets: list[int] | None, steps: int, see
     module = normalized(path)
     budgets = budgets or default_budgets(module, steps)
     int8 = key.endswith("_int8")
-    bound = ORT_LSB.get(key.removesuffix("_int8").removesuffix("_pruned"), 1) if int8 else 1e-4
+    bound = ORT_INT8_STEPS.get(key.removesuffix("_int8").removesuffix("_pruned"), 1) if int8 else 1e-4
     failures: list[str] = []
     seen: set[str] = set()
     worst = 0.0
