@@ -213,14 +213,9 @@ def compiled(model: str, budget: int, compress: str) -> Compiled:
 
 def _loader_sources(real_loader: bool) -> tuple[list[Path], list[str]]:
     """The real loader (with CRC and LZ4), or the harness's own parser (and the LZ4 decoder)."""
-    if not (SRC / "tigris_lz4.c").exists():
-        pytest.skip("runtime/src/tigris_lz4.c (tigris_lz4_decompress) is not there yet")
     if not real_loader:
         return [SRC / "tigris_lz4.c"], []
-    if not (SRC / "tigris_loader.c").exists():
-        pytest.skip("runtime/src/tigris_loader.c is not there yet")
-    extra = [SRC / n for n in ("tigris_lz4.c", "tigris_crc32.c") if (SRC / n).exists()]
-    return [SRC / "tigris_loader.c", *extra], ["-DTEST_USE_LOADER"]
+    return [SRC / "tigris_loader.c", SRC / "tigris_lz4.c", SRC / "tigris_crc32.c"], ["-DTEST_USE_LOADER"]
 
 
 def harness(sanitize: bool = True, extra_flags: tuple[str, ...] = (), real_loader: bool = False) -> Path:
@@ -672,8 +667,6 @@ def test_with_the_real_loader() -> None:
 
 
 def _runner() -> Path:
-    if not (SRC / "tigris_loader.c").exists() or not (SRC / "kernels" / "kernel_dispatch.c").exists():
-        pytest.skip("the loader and the reference kernels are not there yet")
     tools = RUNTIME_DIR / "tools"
     from tigris.tools.runtime_build import library_sources
 
