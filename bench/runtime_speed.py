@@ -34,7 +34,7 @@ from tigris.emit.report.text import table
 from tigris.emit.tgrs import read_plan
 from tigris.tools.budgets import parse_size
 from tigris.tools.cli import compile_bytes
-from tigris.tools.runtime_binding import STAT_NAMES, host_library, to_runtime
+from tigris.tools.runtime_binding import STAT_NAMES, host_library, input_bytes
 from tigris.tools.runtime_build import RUNTIME_DIR, build, library_sources
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -43,9 +43,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 def runtime_ms(data: bytes, inputs: list[np.ndarray], repeat: int) -> float:
     """Median milliseconds of `tigris_host_run` on prepared bytes."""
     plan = read_plan(data)
-    in_bytes = b"".join(to_runtime(x, plan.tensors[t], None if plan.tensors[t].quant is None
-                                   else plan.quant_params[plan.tensors[t].quant])
-                        for x, t in zip(inputs, plan.inputs))
+    in_bytes = input_bytes(plan, inputs)
     out = ctypes.create_string_buffer(sum(plan.tensors[t].nbytes for t in plan.outputs))
     stats = (ctypes.c_uint32 * len(STAT_NAMES))()
     err = ctypes.create_string_buffer(256)
@@ -108,12 +106,8 @@ def measure(paths: dict[str, Path], budget: int, repeat: int, callgrind: bool) -
                                "tigris_ms": round(ours, 3), "onnxruntime_ms": round(theirs, 3),
                                "ratio": round(ours / theirs, 2)}
         if callgrind:
-            plan = read_plan(data)
-            raw = b"".join(to_runtime(x, plan.tensors[t], None if plan.tensors[t].quant is None
-                                      else plan.quant_params[plan.tensors[t].quant])
-                           for x, t in zip(inputs, plan.inputs))
             with tempfile.TemporaryDirectory() as tmp:
-                row["instructions"] = callgrind_instructions(data, raw, Path(tmp))
+                row["instructions"] = callgrind_instructions(data, input_bytes(read_plan(data), inputs), Path(tmp))
         rows.append(row)
     return rows
 

@@ -30,7 +30,7 @@ STAT_NAMES = (
 )  # fmt: skip
 """The order of tigris_host.h's TIGRIS_HOST_* figures."""
 
-_NUMPY = {DType.F32: np.float32, DType.F16: np.float16, DType.I8: np.int8, DType.U8: np.uint8,
+NUMPY_DTYPES = {DType.F32: np.float32, DType.F16: np.float16, DType.I8: np.int8, DType.U8: np.uint8,
           DType.I16: np.int16, DType.I32: np.int32, DType.I64: np.int64, DType.BOOL: np.bool_}  # fmt: skip
 
 
@@ -86,13 +86,13 @@ def to_runtime(x: np.ndarray, tensor: Tensor, quant: QuantParam | None) -> bytes
     if quant is not None and dtype in (DType.I8, DType.U8) and np.issubdtype(x.dtype, np.floating):
         from tigris.dialects.interpreter.kernels_math import quantize_linear
 
-        x = quantize_linear(x, np.array(quant.scales[0]), np.array(quant.zero_points[0]), np.dtype(_NUMPY[dtype]), 0)
-    return np.ascontiguousarray(np.transpose(x.astype(_NUMPY[dtype]), channels_last(tensor.shape))).tobytes()
+        x = quantize_linear(x, np.array(quant.scales[0]), np.array(quant.zero_points[0]), np.dtype(NUMPY_DTYPES[dtype]), 0)
+    return np.ascontiguousarray(np.transpose(x.astype(NUMPY_DTYPES[dtype]), channels_last(tensor.shape))).tobytes()
 
 
 def from_runtime(data: bytes, tensor: Tensor, quant: QuantParam | None, dequantize: bool) -> np.ndarray:
     stored = [tensor.shape[a] for a in channels_last(tensor.shape)]
-    x = np.frombuffer(data, dtype=_NUMPY[DType(tensor.dtype)]).reshape(stored)
+    x = np.frombuffer(data, dtype=NUMPY_DTYPES[DType(tensor.dtype)]).reshape(stored)
     x = np.transpose(x, np.argsort(channels_last(tensor.shape)))
     if dequantize and quant is not None and DType(tensor.dtype) in (DType.I8, DType.U8):
         from tigris.dialects.interpreter.kernels_math import dequantize_linear
@@ -105,6 +105,15 @@ def from_runtime(data: bytes, tensor: Tensor, quant: QuantParam | None, dequanti
 
 def _quant(plan: PlanFile, tensor: Tensor) -> QuantParam | None:
     return None if tensor.quant is None else plan.quant_params[tensor.quant]
+
+
+def input_bytes(plan: PlanFile, inputs: Sequence[np.ndarray]) -> bytes:
+    """The model inputs as `tigris_host_run` takes them: in order, each in the runtime layout."""
+    if len(inputs) != len(plan.inputs):
+        raise RunError(f"the plan takes {len(plan.inputs)} inputs, got {len(inputs)}")
+    return b"".join(
+        to_runtime(np.asarray(x), plan.tensors[t], _quant(plan, plan.tensors[t])) for x, t in zip(inputs, plan.inputs)
+    )
 
 
 def tile_arena(plan: PlanFile, align: int = 32) -> tuple[int, int]:
@@ -130,11 +139,7 @@ def run_plan(
     need, stage = tile_arena(plan)
     if fast and fast < need:
         raise RunError(f"stage {stage}'s tiles need a fast arena of {need} bytes, got {fast}")
-    if len(inputs) != len(plan.inputs):
-        raise RunError(f"the plan takes {len(plan.inputs)} inputs, got {len(inputs)}")
-    in_bytes = b"".join(
-        to_runtime(np.asarray(x), plan.tensors[t], _quant(plan, plan.tensors[t])) for x, t in zip(inputs, plan.inputs)
-    )
+    in_bytes = input_bytes(plan, inputs)
     out_tensors = [plan.tensors[t] for t in plan.outputs]
     out_sizes = [math.prod(t.shape) * DType(t.dtype).size for t in out_tensors]
     out_buf = ctypes.create_string_buffer(sum(out_sizes))

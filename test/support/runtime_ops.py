@@ -23,9 +23,8 @@ import tigris.tools.runtime_build as runtime_build
 from tigris.emit.tgrs import read_plan
 from tigris.emit.tgrs.enums import DType
 from tigris.emit.tgrs.model import PlanFile
+from tigris.tools.runtime_binding import NUMPY_DTYPES
 
-_NUMPY = {DType.F32: np.float32, DType.F16: np.float16, DType.I8: np.int8, DType.U8: np.uint8,
-          DType.I16: np.int16, DType.I32: np.int32, DType.I64: np.int64, DType.BOOL: np.bool_}  # fmt: skip
 
 
 class RunOpsError(RuntimeError):
@@ -68,7 +67,7 @@ def run_plan_ops(
     data = bytearray()
     for index, array in zip(plan.inputs, inputs):
         tensor = plan.tensors[index]
-        array = np.asarray(array, _NUMPY[DType(tensor.dtype)])
+        array = np.asarray(array, NUMPY_DTYPES[DType(tensor.dtype)])
         if array.shape != tensor.shape:
             raise ValueError(f"input '{tensor.name}' has shape {array.shape}, the plan {tensor.shape}")
         data += np.ascontiguousarray(to_runtime(array)).astype(array.dtype.newbyteorder("<")).tobytes()
@@ -90,7 +89,7 @@ def _outputs(plan: PlanFile, raw: bytes, bands: Mapping[int, tuple[int, int]]) -
     offset = 0
     for index in plan.outputs:
         tensor = plan.tensors[index]
-        dtype = np.dtype(_NUMPY[DType(tensor.dtype)]).newbyteorder("<")
+        dtype = np.dtype(NUMPY_DTYPES[DType(tensor.dtype)]).newbyteorder("<")
         shape = list(tensor.shape)
         if index in bands:
             h0, h1 = bands[index]
