@@ -256,6 +256,33 @@ class _Builder:
             return int(element.zero_point_values[0])
         return 0
 
+    def _int8_fields(self, op: Operation) -> dict[str, object]:
+        """The op's int8 record fields, from the attributes compute-quant-scales attached (whatever
+        the op type: which op has which is `quant.params`'s business) and its tensors' zero points."""
+        f: dict[str, object] = {}
+        scales = op.attributes.get("tgr.requant_scales")
+        if isinstance(scales, DenseArrayBase):
+            f["requant_scales"] = tuple(float(v) for v in scales.get_values())
+        act_range = _attr_ints(op, "tgr.act_range")
+        if act_range is not None:
+            f["act_min"], f["act_max"] = act_range
+        table = op.attributes.get("tgr.table")
+        if isinstance(table, DenseArrayBase):
+            values = [int(v) for v in table.get_values()]
+            if len(values) != 256:
+                raise _fail(op, f"tgr.table has {len(values)} entries, not 256")
+            f["table"] = len(self.tables)
+            self.tables.append(bytes(v & 0xFF for v in values))
+        pad_q = op.attributes.get("tgr.pad_value")
+        if isinstance(pad_q, IntegerAttr):
+            f["pad_value_q"] = pad_q.value.data
+        if op.operands and op.results:
+            f["input_zp"] = self._zp(op.operands[0])
+            f["output_zp"] = self._zp(op.results[0])
+            if len(op.operands) > 1 and not isinstance(getattr(op, "weight", None), SSAValue):
+                f["input2_zp"] = self._zp(op.operands[1])  # binary ops: the second input
+        return f
+
     def build_op(self, op: Operation) -> Op:
         trait = op.get_trait(RuntimeOp)
         if trait is None:
@@ -369,36 +396,7 @@ class _Builder:
         elif op_type == OpType.REDUCE_MEAN:
             axes = _ints(op, "axes") or []  # none: reduces nothing, as the verifier and interpreter read it
             f["params"] = tuple(sorted(_runtime_axis(a, rank) for a in axes))
-        # int8 parameters (compute-quant-scales)
-        mults, shifts = _attr_ints(op, "tgr.multipliers"), _attr_ints(op, "tgr.shifts")
-        if (mults is None) != (shifts is None) or (mults is not None and len(mults) != len(shifts or ())):
-            raise _fail(op, "tgr.multipliers and tgr.shifts differ")
-        if mults is not None:
-            f["multipliers"], f["shifts"] = tuple(mults), tuple(shifts or ())
-        add = _attr_ints(op, "tgr.add_params")
-        if add is not None:
-            if len(add) != 7:
-                raise _fail(op, f"tgr.add_params has {len(add)} values, not 7")
-            f.update(left_shift=add[0], input_multiplier=add[1], input_shift=add[2], input2_multiplier=add[3],
-                     input2_shift=add[4], output_multiplier=add[5], output_shift=add[6])
-        act_range = _attr_ints(op, "tgr.act_range")
-        if act_range is not None:
-            f["act_min"], f["act_max"] = act_range
-        table = op.attributes.get("tgr.table")
-        if isinstance(table, DenseArrayBase):
-            values = [int(v) for v in table.get_values()]
-            if len(values) != 256:
-                raise _fail(op, f"tgr.table has {len(values)} entries, not 256")
-            f["table"] = len(self.tables)
-            self.tables.append(bytes(v & 0xFF for v in values))
-        pad_q = op.attributes.get("tgr.pad_value")
-        if isinstance(pad_q, IntegerAttr):
-            f["pad_value_q"] = pad_q.value.data
-        if op.operands and op.results:
-            f["input_zp"] = self._zp(op.operands[0])
-            f["output_zp"] = self._zp(op.results[0])
-            if len(op.operands) > 1 and "weight" not in f:
-                f["input2_zp"] = self._zp(op.operands[1])
+        f.update(self._int8_fields(op))
         f.update(_runtime_fields(op))
         return Op(op_type, _name(op), inputs, outputs, **f)  # type: ignore[arg-type]
 

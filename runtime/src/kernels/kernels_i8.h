@@ -1,11 +1,13 @@
 /* kernels_i8.h - the int8 (and uint8) reference kernels (not public API).
  *
  * tigris_ref_kernel (kernel_dispatch.c) hands an op to tigris_i8_kernel_for(op_type) when the
- * op is QUANTIZE or DEQUANTIZE or any operand or result is I8/U8. The kernels follow the
- * Python interpreter's int8 semantics (tigris_dialects/interpreter/tgr_int8.py, TFLite's
- * integer-only reference) bit for bit: int32 accumulation, the op's multiplier/shift pairs
- * (i8_math.h), lookup tables for activations; no float except QUANTIZE (float in) and
- * DEQUANTIZE (float out). docs/tgrs-format.md lists the op fields each kernel reads.
+ * op is QUANTIZE or DEQUANTIZE or any operand or result is I8/U8. The kernels compute
+ * onnxruntime's QDQ meaning (tigris_dialects/quant/arith.py, docs/int8.md), bit for bit the
+ * Python interpreter's (tigris_dialects/interpreter/tgr_int8.py): exact int32 accumulation then
+ * the op's float32 requantization scales for dense ops; dequantize, the float32 op, quantize
+ * (i8_math.h) for element-wise arithmetic, means, softmax and values moved between different
+ * parameters, reading each tensor's scale and zero point from its quant params; lookup tables
+ * for activations. docs/tgrs-format.md lists the op fields each kernel reads.
  *
  * Every kernel is band-aware: it computes the resident rows of its output and returns
  * TIGRIS_KERNEL_ERR_BAND if an in-image input row it needs is not resident (rows outside the
@@ -24,7 +26,7 @@
 extern "C" {
 #endif
 
-/* The int8 kernel of an op type, NULL if there is none (e.g. SOFTMAX, DIV, BATCH_NORM). */
+/* The int8 kernel of an op type, NULL if there is none (BATCH_NORM, INST_NORM). */
 tigris_kernel_fn tigris_i8_kernel_for(uint8_t op_type);
 
 /* -- shared by the kernels_i8_*.c files ------------------------------------------------------ */
@@ -37,30 +39,42 @@ typedef struct {
     int32_t qmax;
 } tigris_i8_storage_t;
 
-/* The op's multiplier/shift pairs, validated (multipliers >= 0, shifts in [-31, 31]). */
+/* The op's requantization scales (binary32 bits in the quant data), each checked to be a
+ * positive finite float; read one with tigris_i8_f32(bits[i]). */
 typedef struct {
-    const int32_t *mult;
-    const int32_t *shift;
+    const int32_t *bits;
     uint32_t count;
-} tigris_i8_mults_t;
+} tigris_i8_scales_t;
+
+/* A per-tensor quantized 8-bit tensor: its storage, scale and zero point. */
+typedef struct {
+    tigris_i8_storage_t s;
+    float scale;
+    int32_t zp;
+} tigris_i8_q_t;
 
 /* Storage of an I8/U8 dtype; TIGRIS_KERNEL_ERR_UNSUPPORTED for any other dtype. */
 int tigris_i8_storage(uint8_t dtype, tigris_i8_storage_t *out);
 
-/* The op's pairs; TIGRIS_KERNEL_ERR_PARAMS unless there are `count` of them (any number when
- * count is TIGRIS_I8_ANY) inside the quant data and all valid. */
-#define TIGRIS_I8_ANY 0xFFFFFFFFu
-int tigris_i8_mults(const tigris_plan_t *plan, const tigris_op_t *op, uint32_t count, tigris_i8_mults_t *out);
+/* The op's scales; TIGRIS_KERNEL_ERR_PARAMS unless there are exactly `count` of them inside the
+ * quant data and all are positive and finite. */
+int tigris_i8_scales(const tigris_plan_t *plan, const tigris_op_t *op, uint32_t count, tigris_i8_scales_t *out);
+
+/* Storage, scale and zero point of an I8/U8 tensor with per-tensor quant params (scale positive
+ * and finite, zero point in the storage range); ERR_UNSUPPORTED for another dtype, ERR_PARAMS
+ * without per-tensor params. */
+int tigris_i8_tensor_q(const tigris_plan_t *plan, uint16_t tensor_idx, tigris_i8_q_t *out);
+
+/* Whether two quantized tensors hold their values the same way (storage, scale, zero point):
+ * moving values between them is a copy (quantize(dequantize(v)) is then v). */
+int tigris_i8_same_q(const tigris_i8_q_t *a, const tigris_i8_q_t *b);
 
 /* TIGRIS_KERNEL_ERR_PARAMS unless zero_point lies in the storage range (which keeps every
  * value - zero_point within [-255, 255]). */
 int tigris_i8_check_zp(const tigris_i8_storage_t *s, int32_t zero_point);
 
-/* The clamp [act_min, act_max] of a requantizing op, checked against the output storage. */
+/* The clamp [act_min, act_max] of a dense op, checked against the output storage. */
 int tigris_i8_act_range(const tigris_op_t *op, const tigris_i8_storage_t *out, int32_t *lo, int32_t *hi);
-
-/* Per-tensor zero point of a tensor (0 without quant params); ERR_PARAMS if per-axis. */
-int tigris_i8_tensor_zp(const tigris_plan_t *plan, uint16_t tensor_idx, int32_t *zp);
 
 /* Zero points of a weight along `axis` of its recorded shape: *per_channel points at
  * `channels` values (per-axis parameters), or is NULL and *scalar holds the per-tensor one. */
@@ -84,6 +98,8 @@ int tigris_i8_reduce_mean(const tigris_plan_t *plan, const tigris_op_t *op, uint
                           void *user_ctx);
 int tigris_i8_binary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                      void *user_ctx);
+int tigris_i8_softmax(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                      void *user_ctx);
 int tigris_i8_table(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                     void *user_ctx);
 int tigris_i8_quantize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
