@@ -390,6 +390,22 @@ def float_island(shape: tuple[int, ...], in_q: QParam, out_q: QParam, storage: i
     )
 
 
+def conv_then(op_type: str, shape: tuple[int, ...], extra: Sequence[tuple[str, np.ndarray]] = (), **attrs: object):
+    """conv -> `op_type` (extra constant inputs after the conv's output) -> relu: the quantizer puts
+    the op between QDQ nodes whatever it is, as a QDQ model from any tool would."""
+    g = Graph([("x", shape)])
+    c = g.node("Conv", ["x", g.weight("w", (shape[1], shape[1], 3, 3))], "c", kernel_shape=[3, 3], pads=[1, 1, 1, 1])
+    ins = [c] + [g.const(name, value) if name else "" for name, value in extra]
+    return g.model([g.node("Relu", [g.node(op_type, ins, "y", **attrs)], "z")])
+
+
+def dense_softmax(features: int, classes: int) -> onnx.ModelProto:
+    """gemm -> softmax, the head of a classifier (a keyword spotter's, say)."""
+    g = Graph([("x", (1, features))])
+    logits = g.node("Gemm", ["x", g.weight("w", (classes, features))], "logits", transB=1)
+    return g.model([g.node("Softmax", [logits], "y", axis=-1)])
+
+
 def qdq_conv(
     shape: tuple[int, ...],
     out_ch: int,
@@ -670,6 +686,20 @@ CASES = [
         lambda: qdq_unary("Softmax", (1, 5, 3, 4), (0.05, 128), (1 / 256, 0), U8, axis=1),
         (OpType.SOFTMAX,),
         quantized=True,
+        band=False,
+    ),
+    Case("softmax_from_the_quantizer", lambda: dense_softmax(24, 10), (OpType.SOFTMAX,), band=False),
+    # mixed precision: ops without an int8 kernel run in float between dequantize and quantize
+    Case(
+        "instance_norm_float_island",
+        lambda: conv_then("InstanceNormalization", (1, 3, 6, 5), [("g", F32([1, 2, 0.5])), ("b", F32([0, 0.1, -0.2]))]),
+        (OpType.DEQUANTIZE, OpType.QUANTIZE),
+        band=False,
+    ),
+    Case(
+        "resize_linear_float_island",
+        lambda: conv_then("Resize", (1, 3, 4, 5), [("", F32([])), ("sc", F32([1, 1, 2, 2]))], mode="linear"),
+        (OpType.DEQUANTIZE, OpType.QUANTIZE),
         band=False,
     ),
     Case("mul", lambda: binary("Mul", (1, 4, 6, 5), (1, 4, 6, 5)), (OpType.MUL,)),
