@@ -172,7 +172,7 @@ def _records(plan: PlanFile, pools: _Pools) -> dict[SectionKind, tuple[bytes, in
             "num_outputs": len(op.outputs),
             "params": pools.add_shape(op.params, f"op {i} params"),
             "num_params": len(op.params),
-            "scales": pools.add_quant([_f32_bits(x, f"op {i} scales") for x in op.requant_scales], f"op {i} scales"),
+            "scales": pools.add_quant([_f32_bits(x, f"op {i} scales") for x in op.requant_scales], f"op {i}"),
             "num_scales": len(op.requant_scales),
         }
         ops += OP.pack(v, f"op {i} ({op.name})")

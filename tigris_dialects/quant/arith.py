@@ -114,14 +114,17 @@ def accumulator_scales(in_scale: float, weight_scales: ArrayLike, out_scale: flo
     sw = np.asarray(weight_scales, F32).astype(np.float64)
     sy = float(F32(out_scale))
     if not (sx > 0 and sy > 0 and np.all(sw > 0)):
-        raise ValueError(f"scales must be positive (input {sx}, weights min {float(np.min(sw))}, output {sy})")
+        smallest = float(np.min(sw))
+        raise ValueError(f"scales must be positive (input {sx}, weights min {smallest}, output {sy})")
     scales = (sx * sw / sy).astype(F32)
     if not np.all(np.isfinite(scales)) or np.any(scales == 0):
         raise ValueError("an accumulator scale sx * sw / sy is not a normal float32 (zero or infinite)")
     return scales
 
 
-def requantize_accumulator(acc: ArrayLike, scales: ArrayLike, zero_point: int, lo: int, hi: int) -> np.ndarray:
+def requantize_accumulator(
+    acc: ArrayLike, scales: ArrayLike, zero_point: int, lo: int, hi: int
+) -> np.ndarray:
     """clamp(rint(float32(acc) * S) + zero_point, lo, hi); `scales` broadcast against `acc`."""
     acc64 = np.asarray(acc, I64)
     if acc64.size and (int(acc64.min()) < INT32_MIN or int(acc64.max()) > INT32_MAX):
@@ -171,7 +174,14 @@ BINARY_FLOAT_OPS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
 
 
 def binary(
-    kind: str, a: ArrayLike, a_q: QuantParams, b: ArrayLike, b_q: QuantParams, out_q: QuantParams, lo: int, hi: int
+    kind: str,
+    a: ArrayLike,
+    a_q: QuantParams,
+    b: ArrayLike,
+    b_q: QuantParams,
+    out_q: QuantParams,
+    lo: int,
+    hi: int,
 ) -> np.ndarray:
     """quantize(dequantize(a) op dequantize(b)): onnxruntime's QDQ Add/Sub/Mul/Div bit for bit."""
     fa, fb = dequantize(a, *a_q), dequantize(b, *b_q)

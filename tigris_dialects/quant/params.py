@@ -265,7 +265,8 @@ def mean_params(op: Operation) -> Int8Params:
         x = shape_of(op.operands[0])
         count = math.prod(x[a] for a in mean_axes(op))
     if count > arith.MEAN_MAX_COUNT:
-        raise ValueError(f"a mean of {count} elements may overflow the int32 sum (at most {arith.MEAN_MAX_COUNT})")
+        limit = arith.MEAN_MAX_COUNT
+        raise ValueError(f"a mean of {count} elements may overflow the int32 sum (at most {limit})")
     return float_path_params(op)
 
 

@@ -20,6 +20,7 @@
 
 #include <stdint.h>
 
+#include "i8_math.h"
 #include "kernels_internal.h"
 
 #ifdef __cplusplus
@@ -65,9 +66,29 @@ int tigris_i8_scales(const tigris_plan_t *plan, const tigris_op_t *op, uint32_t 
  * without per-tensor params. */
 int tigris_i8_tensor_q(const tigris_plan_t *plan, uint16_t tensor_idx, tigris_i8_q_t *out);
 
-/* Whether two quantized tensors hold their values the same way (storage, scale, zero point):
- * moving values between them is a copy (quantize(dequantize(v)) is then v). */
-int tigris_i8_same_q(const tigris_i8_q_t *a, const tigris_i8_q_t *b);
+/* The stored byte of a tensor as a float: dequantize. */
+static inline float tigris_i8_dequantize_q(const tigris_i8_q_t *q, uint8_t byte) {
+    return tigris_i8_dequantize_value(tigris_i8_value(byte, q->s.flip, q->s.bias), q->zp, q->scale);
+}
+
+/* A float as a tensor's stored byte: quantize (to the storage range). */
+static inline uint8_t tigris_i8_quantize_q(const tigris_i8_q_t *q, float y) {
+    return tigris_i8_byte(tigris_i8_quantize_value(y, q->scale, q->zp, q->s.qmin, q->s.qmax));
+}
+
+/* How values move from an operand tensor to a result: a copy when both hold values the same way
+ * (storage, scale and zero point; quantize(dequantize(v)) is then v), else quantize(dequantize(v)). */
+typedef struct {
+    int requant;
+    tigris_i8_q_t in, out;
+} tigris_i8_move_t;
+
+int tigris_i8_move_setup(const tigris_plan_t *plan, uint16_t in, uint16_t out, tigris_i8_move_t *mv);
+
+/* A stored byte of the operand as the result's stored byte. */
+static inline uint8_t tigris_i8_move_byte(const tigris_i8_move_t *mv, uint8_t byte) {
+    return mv->requant ? tigris_i8_quantize_q(&mv->out, tigris_i8_dequantize_q(&mv->in, byte)) : byte;
+}
 
 /* TIGRIS_KERNEL_ERR_PARAMS unless zero_point lies in the storage range (which keeps every
  * value - zero_point within [-255, 255]). */

@@ -50,14 +50,14 @@ int tigris_i8_binary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
         const uint8_t *x1 = a.data + it.off[1], *x2 = b.data + it.off[2];
         int32_t i;
         for (i = 0; i < count; ++i) {
-            const float f1 = tigris_i8_dequantize_value(tigris_i8_value(x1[i * sa], aq.s.flip, aq.s.bias), aq.zp, aq.scale);
-            const float f2 = tigris_i8_dequantize_value(tigris_i8_value(x2[i * sb], bq.s.flip, bq.s.bias), bq.zp, bq.scale);
+            const float f1 = tigris_i8_dequantize_q(&aq, x1[i * sa]);
+            const float f2 = tigris_i8_dequantize_q(&bq, x2[i * sb]);
             float r;
             if (type == TIGRIS_OP_ADD) r = f1 + f2;
             else if (type == TIGRIS_OP_SUB) r = f1 - f2;
             else if (type == TIGRIS_OP_MUL) r = f1 * f2;
             else r = f1 / f2; /* DIV: IEEE (x / 0 is +-inf, 0 / 0 NaN, then saturated / lo) */
-            y[i * so] = tigris_i8_byte(tigris_i8_quantize_value(r, yq.scale, yq.zp, yq.s.qmin, yq.s.qmax));
+            y[i * so] = tigris_i8_quantize_q(&yq, r);
         }
     } while (tk_iter_next(&it));
     return TIGRIS_KERNEL_OK;
@@ -103,22 +103,19 @@ int tigris_i8_softmax(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
         uint8_t *y = out.data + it.off[0];
         float m, sum = 0.0f;
         int32_t i;
-        m = tigris_i8_dequantize_value(tigris_i8_value(v[0], xq.s.flip, xq.s.bias), xq.zp, xq.scale);
+        m = tigris_i8_dequantize_q(&xq, v[0]);
         for (i = 1; i < n; ++i) {
-            const float f = tigris_i8_dequantize_value(tigris_i8_value(v[i * sx], xq.s.flip, xq.s.bias), xq.zp, xq.scale);
+            const float f = tigris_i8_dequantize_q(&xq, v[i * sx]);
             if (f > m) m = f;
         }
         for (i = 0; i < n; ++i) {
-            const float f = tigris_i8_dequantize_value(tigris_i8_value(v[i * sx], xq.s.flip, xq.s.bias), xq.zp, xq.scale);
-            const float d = f - m;
+            const float d = tigris_i8_dequantize_q(&xq, v[i * sx]) - m;
             sum = sum + tigris_i8_expf(d);
         }
-        for (i = 0; i < n; ++i) {
-            const float f = tigris_i8_dequantize_value(tigris_i8_value(v[i * sx], xq.s.flip, xq.s.bias), xq.zp, xq.scale);
-            const float d = f - m;
+        for (i = 0; i < n; ++i) { /* e / sum with e as summed: the same float32 steps again */
+            const float d = tigris_i8_dequantize_q(&xq, v[i * sx]) - m;
             const float e = tigris_i8_expf(d);
-            const float p = e / sum;
-            y[i * sy] = tigris_i8_byte(tigris_i8_quantize_value(p, yq.scale, yq.zp, yq.s.qmin, yq.s.qmax));
+            y[i * sy] = tigris_i8_quantize_q(&yq, e / sum);
         }
     } while (tk_iter_next(&it));
     return TIGRIS_KERNEL_OK;
@@ -180,7 +177,7 @@ int tigris_i8_quantize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_
         const float *v = (const float *)(const void *)x.data + it.off[1];
         int32_t i;
         for (i = 0; i < count; ++i)
-            y[i * so] = tigris_i8_byte(tigris_i8_quantize_value(v[i * sx], yq.scale, yq.zp, yq.s.qmin, yq.s.qmax));
+            y[i * so] = tigris_i8_quantize_q(&yq, v[i * sx]);
     } while (tk_iter_next(&it));
     return TIGRIS_KERNEL_OK;
 }
@@ -208,7 +205,7 @@ int tigris_i8_dequantize(const tigris_plan_t *plan, const tigris_op_t *op, uint1
         const uint8_t *v = x.data + it.off[1];
         int32_t i;
         for (i = 0; i < count; ++i)
-            y[i * so] = tigris_i8_dequantize_value(tigris_i8_value(v[i * sx], xq.s.flip, xq.s.bias), xq.zp, xq.scale);
+            y[i * so] = tigris_i8_dequantize_q(&xq, v[i * sx]);
     } while (tk_iter_next(&it));
     return TIGRIS_KERNEL_OK;
 }

@@ -109,8 +109,14 @@ int tigris_i8_tensor_q(const tigris_plan_t *plan, uint16_t tensor_idx, tigris_i8
     return tigris_i8_check_zp(&out->s, out->zp);
 }
 
-int tigris_i8_same_q(const tigris_i8_q_t *a, const tigris_i8_q_t *b) {
-    return a->s.flip == b->s.flip && a->zp == b->zp && memcmp(&a->scale, &b->scale, sizeof a->scale) == 0;
+int tigris_i8_move_setup(const tigris_plan_t *plan, uint16_t in, uint16_t out, tigris_i8_move_t *mv) {
+    int err;
+    memset(mv, 0, sizeof(*mv));
+    if ((err = tigris_i8_tensor_q(plan, in, &mv->in)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_tensor_q(plan, out, &mv->out)) != TIGRIS_KERNEL_OK) return err;
+    mv->requant = mv->in.s.flip != mv->out.s.flip || mv->in.zp != mv->out.zp ||
+                  memcmp(&mv->in.scale, &mv->out.scale, sizeof mv->in.scale) != 0;
+    return TIGRIS_KERNEL_OK;
 }
 
 int tigris_i8_channel_zps(const tigris_plan_t *plan, uint16_t tensor_idx, int32_t axis, int32_t channels,
@@ -134,40 +140,15 @@ int tigris_i8_channel_zps(const tigris_plan_t *plan, uint16_t tensor_idx, int32_
 
 /* -- moving stored values ------------------------------------------------------------------- */
 
-/* How a data-movement op rewrites values: a copy, or quantize(dequantize(v)) between the
- * input's parameters and the result's. */
-typedef struct {
-    int requant;
-    tigris_i8_q_t in, out;
-} i8_move_t;
-
-/* The move from operand tensor `in` to result `out`: a requantization when their quantization
- * differs, else a copy of identical storage. */
-static int move_setup(const tigris_plan_t *plan, uint16_t in, uint16_t out, i8_move_t *mv) {
-    int err;
-    memset(mv, 0, sizeof(*mv));
-    if ((err = tigris_i8_tensor_q(plan, in, &mv->in)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_tensor_q(plan, out, &mv->out)) != TIGRIS_KERNEL_OK) return err;
-    mv->requant = !tigris_i8_same_q(&mv->in, &mv->out);
-    return TIGRIS_KERNEL_OK;
-}
-
-static inline uint8_t move_byte(const i8_move_t *mv, uint8_t byte) {
-    float y;
-    if (!mv->requant) return byte;
-    y = tigris_i8_dequantize_value(tigris_i8_value(byte, mv->in.s.flip, mv->in.s.bias), mv->in.zp, mv->in.scale);
-    return tigris_i8_byte(tigris_i8_quantize_value(y, mv->out.scale, mv->out.zp, mv->out.s.qmin, mv->out.s.qmax));
-}
-
 /* `count` values from src (stride ss) to dst (stride ds); memmove when nothing changes. */
-static void move_run(const i8_move_t *mv, uint8_t *dst, ptrdiff_t ds, const uint8_t *src, ptrdiff_t ss,
+static void move_run(const tigris_i8_move_t *mv, uint8_t *dst, ptrdiff_t ds, const uint8_t *src, ptrdiff_t ss,
                      int32_t count) {
     int32_t i;
     if (!mv->requant && ds == 1 && ss == 1) {
         memmove(dst, src, (size_t)count);
         return;
     }
-    for (i = 0; i < count; ++i) dst[(ptrdiff_t)i * ds] = move_byte(mv, src[(ptrdiff_t)i * ss]);
+    for (i = 0; i < count; ++i) dst[(ptrdiff_t)i * ds] = tigris_i8_move_byte(mv, src[(ptrdiff_t)i * ss]);
 }
 
 /* An 8-bit operand as a tk_nd_t in runtime (channels-last) axis order. */
@@ -181,7 +162,7 @@ static int nd_runtime(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16
 }
 
 /* Walk `out` (runtime order) and move operand 1 of the walk into it. */
-static void move_walk(const i8_move_t *mv, tk_iter_t *it, uint8_t *out, const uint8_t *in) {
+static void move_walk(const tigris_i8_move_t *mv, tk_iter_t *it, uint8_t *out, const uint8_t *in) {
     const int32_t last = it->rank - 1;
     if (!tk_iter_start(it)) return;
     do {
@@ -215,7 +196,7 @@ int tigris_i8_concat(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
                      void *user_ctx) {
     tk_nd_t out, in;
     tk_iter_t it;
-    i8_move_t mv;
+    tigris_i8_move_t mv;
     int32_t axis_of[TK_MAX_RANK], shift[TK_MAX_RANK];
     int32_t axis, j, offset = 0;
     uint32_t i;
@@ -236,7 +217,7 @@ int tigris_i8_concat(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
             for (j = 0; j < out.rank; ++j)
                 if (j != axis && in.dims[j] != out.dims[j]) return TIGRIS_KERNEL_ERR_SHAPE;
             if (in.dims[axis] > out.dims[axis] - offset) return TIGRIS_KERNEL_ERR_SHAPE;
-            if ((err = move_setup(plan, t, out.tensor, &mv)) != TIGRIS_KERNEL_OK) return err;
+            if ((err = tigris_i8_move_setup(plan, t, out.tensor, &mv)) != TIGRIS_KERNEL_OK) return err;
             tigris_k_iter_output(&it, &out, NULL);
             if (it.lo[axis] < offset) it.lo[axis] = offset;
             if (it.hi[axis] > offset + in.dims[axis]) it.hi[axis] = offset + in.dims[axis];
@@ -259,7 +240,7 @@ int tigris_i8_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16
                         void *user_ctx) {
     tk_nd_t out, in;
     tk_iter_t it;
-    i8_move_t mv;
+    tigris_i8_move_t mv;
     int32_t axis_of[TK_MAX_RANK];
     const int32_t *perm = tk_params(plan, op);
     uint32_t seen = 0;
@@ -277,7 +258,7 @@ int tigris_i8_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16
         if (in.dims[perm[j]] != out.dims[j]) return TIGRIS_KERNEL_ERR_SHAPE;
         axis_of[j] = perm[j];
     }
-    if ((err = move_setup(plan, in.tensor, out.tensor, &mv)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_move_setup(plan, in.tensor, out.tensor, &mv)) != TIGRIS_KERNEL_OK) return err;
     tigris_k_iter_output(&it, &out, NULL);
     if ((err = walk_operand(&it, &in, axis_of, NULL)) != TIGRIS_KERNEL_OK) return err;
     move_walk(&mv, &it, out.data, in.data);
@@ -285,7 +266,7 @@ int tigris_i8_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16
 }
 
 /* Element i of `in` in model order to element i of `out` in model order (both whole). */
-static int move_model_order(const i8_move_t *mv, const tk_nd_t *out, const tk_nd_t *in) {
+static int move_model_order(const tigris_i8_move_t *mv, const tk_nd_t *out, const tk_nd_t *in) {
     tk_flat_t f;
     int err;
     if ((err = tigris_k_require_full(in)) != TIGRIS_KERNEL_OK) return err;
@@ -305,7 +286,7 @@ int tigris_i8_copy(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
                    void *user_ctx) {
     tigris_view_t in, out;
     tk_nd_t in_nd, out_nd;
-    i8_move_t mv;
+    tigris_i8_move_t mv;
     uint16_t ti = tk_input(plan, op, 0), to = tk_output(plan, op, 0);
     int32_t n;
     int err;
@@ -316,7 +297,7 @@ int tigris_i8_copy(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
     if ((err = tigris_view_of(plan, mem, to, &out)) != TIGRIS_KERNEL_OK) return err;
     if (in.elem != 1 || out.elem != 1) return TIGRIS_KERNEL_ERR_UNSUPPORTED;
     if (plan->tensors[ti].size != plan->tensors[to].size) return TIGRIS_KERNEL_ERR_SHAPE;
-    if ((err = move_setup(plan, ti, to, &mv)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_move_setup(plan, ti, to, &mv)) != TIGRIS_KERNEL_OK) return err;
     if (!tk_reshape_copies_bytes(plan, op)) {
         if ((err = tigris_k_nd_of(plan, mem, ti, &in_nd)) != TIGRIS_KERNEL_OK) return err;
         if ((err = tigris_k_nd_of(plan, mem, to, &out_nd)) != TIGRIS_KERNEL_OK) return err;
@@ -369,7 +350,7 @@ static int32_t map_index(const i8_axis_map_t *m, int32_t o) {
 
 /* out[o] = in[map(o)] per axis (runtime order), moved by mv; the pad byte (already at the
  * result's parameters) where any axis maps to -1. */
-static int gather(const tk_nd_t *out, const tk_nd_t *in, const i8_axis_map_t *maps, const i8_move_t *mv,
+static int gather(const tk_nd_t *out, const tk_nd_t *in, const i8_axis_map_t *maps, const tigris_i8_move_t *mv,
                   uint8_t pad_byte, int write) {
     int32_t idx[TK_MAX_RANK], lo[TK_MAX_RANK], hi[TK_MAX_RANK];
     const int32_t r = out->rank, last = out->rank - 1;
@@ -402,7 +383,7 @@ static int gather(const tk_nd_t *out, const tk_nd_t *in, const i8_axis_map_t *ma
         for (o = lo[last]; o < hi[last]; ++o) {
             int32_t src = outside ? -1 : map_index(&maps[last], o);
             out->data[out_off + (ptrdiff_t)o * out->strides[last]] =
-                src < 0 ? pad_byte : move_byte(mv, in->data[in_off + (ptrdiff_t)src * in->strides[last]]);
+                src < 0 ? pad_byte : tigris_i8_move_byte(mv, in->data[in_off + (ptrdiff_t)src * in->strides[last]]);
         }
         for (a = last - 1; a >= 0; --a) {
             if (++idx[a] < hi[a]) break;
@@ -418,7 +399,7 @@ static int gather(const tk_nd_t *out, const tk_nd_t *in, const i8_axis_map_t *ma
 int tigris_i8_pad(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                   void *user_ctx) {
     tk_nd_t out, in;
-    i8_move_t mv;
+    tigris_i8_move_t mv;
     i8_axis_map_t maps[TK_MAX_RANK];
     const int32_t *pads = tk_params(plan, op);
     int32_t a;
@@ -430,7 +411,7 @@ int tigris_i8_pad(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_
     if (pads == NULL || in.rank != out.rank || out.rank < 1 || op->num_params != 2u * (uint32_t)out.rank)
         return TIGRIS_KERNEL_ERR_PARAMS;
     if (op->mode > TIGRIS_PAD_EDGE) return TIGRIS_KERNEL_ERR_UNSUPPORTED;
-    if ((err = move_setup(plan, in.tensor, out.tensor, &mv)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_move_setup(plan, in.tensor, out.tensor, &mv)) != TIGRIS_KERNEL_OK) return err;
     if (op->mode == TIGRIS_PAD_CONSTANT && (err = tigris_i8_check_zp(&mv.out.s, op->pad_value_q)) != TIGRIS_KERNEL_OK)
         return err;
     for (a = 0; a < out.rank; ++a) {
@@ -458,7 +439,7 @@ int tigris_i8_pad(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_
 int tigris_i8_resize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                      void *user_ctx) {
     tk_nd_t out, in;
-    i8_move_t mv;
+    tigris_i8_move_t mv;
     i8_axis_map_t maps[TK_MAX_RANK];
     const int32_t *scales = tk_params(plan, op);
     int32_t a;
@@ -471,7 +452,7 @@ int tigris_i8_resize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
     if ((err = nd_runtime(plan, mem, tk_input(plan, op, 0), &in)) != TIGRIS_KERNEL_OK) return err;
     if (scales == NULL || in.rank != out.rank || out.rank < 1 || op->num_params != (uint32_t)out.rank)
         return TIGRIS_KERNEL_ERR_PARAMS;
-    if ((err = move_setup(plan, in.tensor, out.tensor, &mv)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_move_setup(plan, in.tensor, out.tensor, &mv)) != TIGRIS_KERNEL_OK) return err;
     for (a = 0; a < out.rank; ++a) {
         if (scales[a] < 1) return TIGRIS_KERNEL_ERR_PARAMS;
         if ((int64_t)in.dims[a] * scales[a] != out.dims[a]) return TIGRIS_KERNEL_ERR_SHAPE;
@@ -497,14 +478,14 @@ typedef struct {
 /* No axis reduced: the interpreter's requantizing move, element for element. */
 static int mean_move(const tigris_plan_t *plan, const tk_nd_t *in, const tk_nd_t *out) {
     tk_iter_t it;
-    i8_move_t mv;
+    tigris_i8_move_t mv;
     int32_t order[TK_MAX_RANK];
     int32_t a;
     int err;
     if (in->rank != out->rank || out->rank < 1) return TIGRIS_KERNEL_ERR_SHAPE;
     for (a = 0; a < out->rank; ++a)
         if (in->dims[a] != out->dims[a]) return TIGRIS_KERNEL_ERR_SHAPE;
-    if ((err = move_setup(plan, in->tensor, out->tensor, &mv)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_move_setup(plan, in->tensor, out->tensor, &mv)) != TIGRIS_KERNEL_OK) return err;
     tigris_k_storage_order(out, order);
     tigris_k_iter_output(&it, out, order);
     if ((err = walk_operand(&it, in, order, NULL)) != TIGRIS_KERNEL_OK) return err; /* same axes */

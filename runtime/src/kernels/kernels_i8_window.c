@@ -503,32 +503,15 @@ int tigris_i8_matmul(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
 
 /* -- pools ----------------------------------------------------------------------------------- */
 
-/* A pool's input and result, and whether a picked value moves between their parameters. */
-typedef struct {
-    tigris_i8_q_t x, y;
-    int requant;
-} i8_pool_q_t;
-
-static int pool_q(const tigris_plan_t *plan, uint16_t tx, uint16_t ty, i8_pool_q_t *p) {
-    int err;
-    if ((err = tigris_i8_tensor_q(plan, tx, &p->x)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_tensor_q(plan, ty, &p->y)) != TIGRIS_KERNEL_OK) return err;
-    p->requant = !tigris_i8_same_q(&p->x, &p->y);
-    return TIGRIS_KERNEL_OK;
-}
-
-/* A picked (max) stored value of the input as the result's byte: quantize(dequantize(v)) when
- * the parameters differ. */
-static inline uint8_t pool_pick(const i8_pool_q_t *p, int32_t value) {
-    float f;
-    if (!p->requant) return tigris_i8_byte(value);
-    f = tigris_i8_dequantize_value(value, p->x.zp, p->x.scale);
-    return tigris_i8_byte(tigris_i8_quantize_value(f, p->y.scale, p->y.zp, p->y.s.qmin, p->y.s.qmax));
-}
-
 /* An average from the exact sum of (x - zp_x) over count elements (i8_math.h tigris_i8_mean). */
-static inline uint8_t pool_mean(const i8_pool_q_t *p, int32_t total, int32_t count) {
-    return tigris_i8_byte(tigris_i8_mean(total, count, p->x.scale, p->y.scale, p->y.zp, p->y.s.qmin, p->y.s.qmax));
+static inline uint8_t pool_mean(const tigris_i8_move_t *p, int32_t total, int32_t count) {
+    return tigris_i8_byte(
+        tigris_i8_mean(total, count, p->in.scale, p->out.scale, p->out.zp, p->out.s.qmin, p->out.s.qmax));
+}
+
+/* A picked (max) stored value of the input, as the result's byte. */
+static inline uint8_t pool_pick(const tigris_i8_move_t *p, int32_t value) {
+    return tigris_i8_move_byte(p, tigris_i8_byte(value));
 }
 
 /* Taps of output index o inside the image, and inside the explicitly padded extent. */
@@ -548,7 +531,7 @@ static void pool_counts(const i8_axis_t *ax, int32_t o, int32_t *in_image, int32
 int tigris_i8_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                    void *user_ctx) {
     tigris_view_t x, y;
-    i8_pool_q_t pq;
+    tigris_i8_move_t pq;
     i8_axis_t ah, aw;
     const int is_max = op->op_type == TIGRIS_OP_MAX_POOL;
     const int ceil_mode = (op->flags & TIGRIS_OPF_CEIL_MODE) != 0;
@@ -561,7 +544,8 @@ int tigris_i8_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
         return TIGRIS_KERNEL_ERR_PARAMS;
     if ((err = tigris_view_of(plan, mem, tk_input(plan, op, 0), &x)) != TIGRIS_KERNEL_OK) return err;
     if ((err = tigris_view_of(plan, mem, tk_output(plan, op, 0), &y)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = pool_q(plan, tk_input(plan, op, 0), tk_output(plan, op, 0), &pq)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_move_setup(plan, tk_input(plan, op, 0), tk_output(plan, op, 0), &pq)) != TIGRIS_KERNEL_OK)
+        return err;
     C = x.c;
     if (y.n != x.n || y.c != C) return TIGRIS_KERNEL_ERR_SHAPE;
     if ((err = axis_init(&ah, x.h, y.h, op->kernel_h, op->stride_h, op->dilation_h, op->pad_top, op->pad_bottom)))
@@ -604,13 +588,13 @@ int tigris_i8_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
                             const int32_t ix = ox * aw.s - aw.pb + kx * aw.d;
                             int32_t u;
                             if (ix < 0 || ix >= aw.in) continue;
-                            u = (int32_t)(uint8_t)(xrow[(size_t)ix * (size_t)C + (size_t)c] ^ pq.x.s.flip);
+                            u = (int32_t)(uint8_t)(xrow[(size_t)ix * (size_t)C + (size_t)c] ^ pq.in.s.flip);
                             if (u > best) best = u;
-                            total += u - pq.x.s.bias - pq.x.zp;
+                            total += u - pq.in.s.bias - pq.in.zp;
                         }
                     }
                     yrow[(size_t)ox * (size_t)C + (size_t)c] =
-                        is_max ? pool_pick(&pq, best - pq.x.s.bias) : pool_mean(&pq, total, count);
+                        is_max ? pool_pick(&pq, best - pq.in.s.bias) : pool_mean(&pq, total, count);
                 }
             }
         }
@@ -623,7 +607,7 @@ int tigris_i8_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
 int tigris_i8_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                           void *user_ctx) {
     tigris_view_t x, y;
-    i8_pool_q_t pq;
+    tigris_i8_move_t pq;
     int32_t n, c, i, pixels;
     const int is_max = op->op_type == TIGRIS_OP_GLOBAL_MAX;
     int err;
@@ -633,7 +617,8 @@ int tigris_i8_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint
         return TIGRIS_KERNEL_ERR_PARAMS;
     if ((err = tigris_view_of(plan, mem, tk_input(plan, op, 0), &x)) != TIGRIS_KERNEL_OK) return err;
     if ((err = tigris_view_of(plan, mem, tk_output(plan, op, 0), &y)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = pool_q(plan, tk_input(plan, op, 0), tk_output(plan, op, 0), &pq)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_move_setup(plan, tk_input(plan, op, 0), tk_output(plan, op, 0), &pq)) != TIGRIS_KERNEL_OK)
+        return err;
     if ((err = full_rows(&x)) != TIGRIS_KERNEL_OK || (err = full_rows(&y)) != TIGRIS_KERNEL_OK) return err;
     if (y.n != x.n || y.c != x.c || y.h != 1 || y.w != 1) return TIGRIS_KERNEL_ERR_SHAPE;
     if ((int64_t)x.h * x.w > TIGRIS_I8_MAX_MEAN_COUNT) return TIGRIS_KERNEL_ERR_PARAMS; /* the sum fits int32 */
@@ -645,11 +630,11 @@ int tigris_i8_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint
             const uint8_t *xp = xn + c;
             int32_t best = 0, sum = 0;
             for (i = 0; i < pixels; ++i) {
-                int32_t u = (int32_t)(uint8_t)(xp[(size_t)i * (size_t)x.c] ^ pq.x.s.flip);
+                int32_t u = (int32_t)(uint8_t)(xp[(size_t)i * (size_t)x.c] ^ pq.in.s.flip);
                 if (u > best) best = u;
-                sum += u - pq.x.s.bias - pq.x.zp;
+                sum += u - pq.in.s.bias - pq.in.zp;
             }
-            yn[c] = is_max ? pool_pick(&pq, best - pq.x.s.bias) : pool_mean(&pq, sum, pixels);
+            yn[c] = is_max ? pool_pick(&pq, best - pq.in.s.bias) : pool_mean(&pq, sum, pixels);
         }
     }
     return TIGRIS_KERNEL_OK;
