@@ -95,6 +95,7 @@ int tigris_i8_softmax(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
     it.hi[it.rank - 1] = it.lo[it.rank - 1] + 1;
     if ((err = tigris_k_iter_broadcast(&it, &out, order, &x)) != TIGRIS_KERNEL_OK) return err;
     n = x.dims[axis];
+    if (n < 1) return TIGRIS_KERNEL_OK; /* an empty tensor */
     sx = x.strides[axis];
     sy = out.strides[axis];
     if (!tk_iter_start(&it)) return TIGRIS_KERNEL_OK;

@@ -4,7 +4,8 @@
  * y = clamp(rint((float)acc * S[c]) + zp_y, act_min, act_max) with the op's float32 scales S
  * (i8_math.h tigris_i8_requant). Padding holds zp_x, so it adds 0.
  * Before anything is written the kernels check that no accumulator can leave int32 (taps x
- * largest |x - zp_x| x largest |w - zp_w| + largest |bias|), as TFLite assumes.
+ * largest |x - zp_x| x largest |w - zp_w| + largest |bias|: quant/arith.py dense_accumulator_fits,
+ * which compute-quant-scales checks at compile time).
  */
 #include <string.h>
 
@@ -574,9 +575,9 @@ int tigris_i8_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
             int32_t h_img, h_pad;
             pool_counts(&ah, oy, &h_img, &h_pad);
             for (ox = 0; ox < y.w; ++ox) {
-                int32_t w_img, w_pad, count;
+                int32_t w_img, w_pad, count = 0;
                 pool_counts(&aw, ox, &w_img, &w_pad);
-                count = include_pad ? h_pad * w_pad : h_img * w_img;
+                if (!is_max) count = include_pad ? h_pad * w_pad : h_img * w_img; /* <= MAX_MEAN_COUNT */
                 for (c = 0; c < C; ++c) {
                     int32_t best = 0, total = 0, ky, kx;
                     for (ky = 0; ky < ah.k; ++ky) {
@@ -590,7 +591,7 @@ int tigris_i8_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
                             if (ix < 0 || ix >= aw.in) continue;
                             u = (int32_t)(uint8_t)(xrow[(size_t)ix * (size_t)C + (size_t)c] ^ pq.in.s.flip);
                             if (u > best) best = u;
-                            total += u - pq.in.s.bias - pq.in.zp;
+                            if (!is_max) total += u - pq.in.s.bias - pq.in.zp; /* |.| <= 255 count */
                         }
                     }
                     yrow[(size_t)ox * (size_t)C + (size_t)c] =
@@ -623,6 +624,7 @@ int tigris_i8_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint
     if (y.n != x.n || y.c != x.c || y.h != 1 || y.w != 1) return TIGRIS_KERNEL_ERR_SHAPE;
     if ((int64_t)x.h * x.w > TIGRIS_I8_MAX_MEAN_COUNT) return TIGRIS_KERNEL_ERR_PARAMS; /* the sum fits int32 */
     pixels = x.h * x.w;
+    if (pixels < 1) return TIGRIS_KERNEL_ERR_SHAPE; /* a mean or max of nothing */
     for (n = 0; n < x.n; ++n) {
         const uint8_t *xn = tigris_view_row(&x, n, 0);
         uint8_t *yn = tigris_view_row(&y, n, 0);
