@@ -29,6 +29,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from tigris.dialects.shapes import expect_shape, ints, normalize_axis, shape_of
 from tigris.dialects.syntax import PositionalSyntax
+from tigris.dialects.tgr.runtime_enums import OpType
 from tigris.dialects.tgr.traits import (
     ConcatTileCategory,
     PadRows,
@@ -50,7 +51,7 @@ class ConcatOp(PositionalSyntax):
     output = result_def(TensorType)
     axis = prop_def(IntegerAttr[I64])
     layout = prop_def(StringAttr, default_value=StringAttr("nchw"))
-    traits = traits_def(Pure(), ConcatTileCategory(), RuntimeOp(13))
+    traits = traits_def(Pure(), ConcatTileCategory(), RuntimeOp(OpType.CONCAT))
 
     def verify_(self) -> None:
         shapes = [shape_of(v) for v in self.inputs]
@@ -77,7 +78,7 @@ class PadOp(PositionalSyntax):
     pads = prop_def(DenseArrayBase)
     mode = prop_def(StringAttr, default_value=StringAttr("constant"))
     value = prop_def(FloatAttr[Float32Type], default_value=FloatAttr(0.0, f32))
-    traits = traits_def(Pure(), TileCategory(TileKind.RESAMPLE), PadRows(), RuntimeOp(14))
+    traits = traits_def(Pure(), TileCategory(TileKind.RESAMPLE), PadRows(), RuntimeOp(OpType.PAD))
 
     def verify_(self) -> None:
         x = shape_of(self.input)
@@ -97,7 +98,7 @@ class ResizeOp(PositionalSyntax):
     scales = prop_def(DenseArrayBase)
     mode = prop_def(StringAttr, default_value=StringAttr("nearest"))
     coordinate_transformation_mode = prop_def(StringAttr, default_value=StringAttr("half_pixel"))
-    traits = traits_def(Pure(), TileCategory(TileKind.RESAMPLE), ResizeRows(), RuntimeOp(30))
+    traits = traits_def(Pure(), TileCategory(TileKind.RESAMPLE), ResizeRows(), RuntimeOp(OpType.RESIZE))
 
     def verify_(self) -> None:
         x = shape_of(self.input)
@@ -127,7 +128,7 @@ _STRUCTURAL = (Pure(), TileCategory(TileKind.STRUCTURAL))
 class FlattenOp(_Reshaping):
     name = "tgr.flatten"
     axis = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
-    traits = traits_def(*_STRUCTURAL, RuntimeOp(16))
+    traits = traits_def(*_STRUCTURAL, RuntimeOp(OpType.FLATTEN))
 
 
 @irdl_op_definition
@@ -135,21 +136,21 @@ class ReshapeOp(_Reshaping):
     """Static target shape (resolved by `fold-shape-ops`)."""
 
     name = "tgr.reshape"
-    traits = traits_def(*_STRUCTURAL, RuntimeOp(17))
+    traits = traits_def(*_STRUCTURAL, RuntimeOp(OpType.RESHAPE))
 
 
 @irdl_op_definition
 class SqueezeOp(_Reshaping):
     name = "tgr.squeeze"
     axes = opt_prop_def(DenseArrayBase)
-    traits = traits_def(*_STRUCTURAL, RuntimeOp(27))
+    traits = traits_def(*_STRUCTURAL, RuntimeOp(OpType.SQUEEZE))
 
 
 @irdl_op_definition
 class UnsqueezeOp(_Reshaping):
     name = "tgr.unsqueeze"
     axes = prop_def(DenseArrayBase)
-    traits = traits_def(*_STRUCTURAL, RuntimeOp(28))
+    traits = traits_def(*_STRUCTURAL, RuntimeOp(OpType.UNSQUEEZE))
 
 
 @irdl_op_definition
@@ -158,7 +159,7 @@ class TransposeOp(PositionalSyntax):
     input = operand_def(TensorType)
     output = result_def(TensorType)
     perm = prop_def(DenseArrayBase)
-    traits = traits_def(*_STRUCTURAL, RuntimeOp(29))
+    traits = traits_def(*_STRUCTURAL, RuntimeOp(OpType.TRANSPOSE))
 
     def verify_(self) -> None:
         x = shape_of(self.input)
@@ -175,7 +176,7 @@ class ReduceMeanOp(PositionalSyntax):
     output = result_def(TensorType)
     axes = prop_def(DenseArrayBase)
     keepdims = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
-    traits = traits_def(Pure(), TileCategory(TileKind.DENSE), RuntimeOp(26))
+    traits = traits_def(Pure(), TileCategory(TileKind.DENSE), RuntimeOp(OpType.REDUCE_MEAN))
 
     def verify_(self) -> None:
         x = shape_of(self.input)

@@ -46,6 +46,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from tigris.dialects.shapes import expect_shape, ints, shape_of, windowed_shape
 from tigris.dialects.syntax import PositionalSyntax
+from tigris.dialects.tgr.runtime_enums import OpType
 from tigris.dialects.tgr.ops_shape import FlattenOp, ReshapeOp
 from tigris.dialects.tgr.traits import (
     FusesActivation,
@@ -294,7 +295,7 @@ class ConvOp(_ConvBase):
     RANKS: ClassVar[tuple[int, ...]] = (3, 4)
     WEIGHT_LAYOUT: ClassVar[WeightLayout] = ChannelsLast("ohwi", 4)
     group = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
-    traits = traits_def(*_CONV_TRAITS, RuntimeOp(1))
+    traits = traits_def(*_CONV_TRAITS, RuntimeOp(OpType.CONV))
 
 
 @irdl_op_definition
@@ -303,7 +304,7 @@ class DepthwiseConvOp(_ConvBase):
 
     name = "tgr.depthwise_conv"
     WEIGHT_LAYOUT: ClassVar[WeightLayout] = DepthwiseHWC("hwc")
-    traits = traits_def(*_CONV_TRAITS, RuntimeOp(2))
+    traits = traits_def(*_CONV_TRAITS, RuntimeOp(OpType.DEPTHWISE))
 
     def groups(self) -> int:
         return shape_of(self.input)[1]
@@ -317,7 +318,7 @@ class Conv1dOp(_ConvBase):
     RANKS: ClassVar[tuple[int, ...]] = (3,)
     WEIGHT_LAYOUT: ClassVar[WeightLayout] = ChannelsLast("oki", 3)
     group = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
-    traits = traits_def(*_CONV_TRAITS, RuntimeOp(32))
+    traits = traits_def(*_CONV_TRAITS, RuntimeOp(OpType.CONV1D))
 
 
 @irdl_op_definition
@@ -337,7 +338,7 @@ class ConvTransposeOp(WeightedOp):
     pads = opt_prop_def(DenseArrayBase)
     output_padding = opt_prop_def(DenseArrayBase)
     group = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
-    traits = traits_def(Pure(), TileCategory(TileKind.STRUCTURAL), RuntimeOp(24))
+    traits = traits_def(Pure(), TileCategory(TileKind.STRUCTURAL), RuntimeOp(OpType.CONV_TRANSPOSE))
 
     def runtime_layout(self) -> WeightLayout:
         return self.WEIGHT_LAYOUT_1D if len(shape_of(self.input)) == 3 else self.WEIGHT_LAYOUT
@@ -374,7 +375,7 @@ class FullyConnectedOp(WeightedOp):
     bias = opt_operand_def(TensorType)
     output = result_def(TensorType)
     fused_activation = prop_def(StringAttr, default_value=_NONE)
-    traits = traits_def(Pure(), TileCategory(TileKind.DENSE), FusesActivation(), RuntimeOp(9))
+    traits = traits_def(Pure(), TileCategory(TileKind.DENSE), FusesActivation(), RuntimeOp(OpType.FULLY_CONN))
 
     def _chw(self) -> tuple[int, int, int] | None:
         name = layout_of(self)
@@ -418,7 +419,7 @@ class MatMulOp(PositionalSyntax):
     lhs = operand_def(TensorType)
     rhs = operand_def(TensorType)
     output = result_def(TensorType)
-    traits = traits_def(Pure(), TileCategory(TileKind.DENSE), RuntimeOp(25))
+    traits = traits_def(Pure(), TileCategory(TileKind.DENSE), RuntimeOp(OpType.MATMUL))
 
     def verify_(self) -> None:
         a, b = shape_of(self.lhs), shape_of(self.rhs)
@@ -445,14 +446,14 @@ class _PoolBase(PositionalSyntax):
 class MaxPoolOp(_PoolBase):
     name = "tgr.max_pool"
     dilations = opt_prop_def(DenseArrayBase)
-    traits = traits_def(Pure(), TileCategory(TileKind.SPATIAL), SpatialWindow(), RuntimeOp(5))
+    traits = traits_def(Pure(), TileCategory(TileKind.SPATIAL), SpatialWindow(), RuntimeOp(OpType.MAX_POOL))
 
 
 @irdl_op_definition
 class AvgPoolOp(_PoolBase):
     name = "tgr.avg_pool"
     count_include_pad = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
-    traits = traits_def(Pure(), TileCategory(TileKind.SPATIAL), SpatialWindow(), RuntimeOp(6))
+    traits = traits_def(Pure(), TileCategory(TileKind.SPATIAL), SpatialWindow(), RuntimeOp(OpType.AVG_POOL))
 
 
 class _GlobalPoolBase(PositionalSyntax):
@@ -472,10 +473,10 @@ _GLOBAL = (Pure(), TileCategory(TileKind.SPATIAL), SpatialWindow(global_window=T
 @irdl_op_definition
 class GlobalAvgPoolOp(_GlobalPoolBase):
     name = "tgr.global_avg_pool"
-    traits = traits_def(*_GLOBAL, RuntimeOp(15))
+    traits = traits_def(*_GLOBAL, RuntimeOp(OpType.GLOBAL_AVG))
 
 
 @irdl_op_definition
 class GlobalMaxOp(_GlobalPoolBase):
     name = "tgr.global_max"
-    traits = traits_def(*_GLOBAL, RuntimeOp(31))
+    traits = traits_def(*_GLOBAL, RuntimeOp(OpType.GLOBAL_MAX))
