@@ -64,7 +64,7 @@ SPEC = {
     "tgr.flatten": 16, "tgr.reshape": 17, "tgr.sub": 18, "tgr.div": 19, "tgr.tanh": 20,
     "tgr.leaky_relu": 21, "tgr.batch_norm": 22, "tgr.instance_norm": 23, "tgr.conv_transpose": 24,
     "tgr.matmul": 25, "tgr.reduce_mean": 26, "tgr.squeeze": 27, "tgr.unsqueeze": 28,
-    "tgr.transpose": 29, "tgr.resize": 30, "tgr.global_max": 31, "tgr.conv1d": 32,
+    "tgr.transpose": 29, "tgr.resize": 30, "tgr.global_max_pool": 31, "tgr.conv1d": 32,
     # this project's additions (docs/tgrs-format.md)
     "tgr.hard_swish": 33, "tgr.quantize": 34, "tgr.dequantize": 35,
 }  # fmt: skip

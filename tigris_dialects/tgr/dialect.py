@@ -20,7 +20,7 @@ from tigris.dialects.tgr.weight import WeightOp
 
 TGR_OPS = [
     win.ConvOp, win.DepthwiseConvOp, win.Conv1dOp, win.ConvTransposeOp, win.FullyConnectedOp,
-    win.MatMulOp, win.MaxPoolOp, win.AvgPoolOp, win.GlobalAvgPoolOp, win.GlobalMaxOp,
+    win.MatMulOp, win.MaxPoolOp, win.AvgPoolOp, win.GlobalAvgPoolOp, win.GlobalMaxPoolOp,
     ew.ReluOp, ew.Relu6Op, ew.SigmoidOp, ew.TanhOp, ew.HardSwishOp, ew.QuantizeOp, ew.DequantizeOp, ew.LeakyReluOp, ew.ClipOp,
     ew.AddOp, ew.SubOp, ew.MulOp, ew.DivOp, ew.SoftmaxOp, ew.BatchNormOp, ew.InstanceNormOp,
     sh.ConcatOp, sh.PadOp, sh.ResizeOp, sh.FlattenOp, sh.ReshapeOp, sh.SqueezeOp,

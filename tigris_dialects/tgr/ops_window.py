@@ -477,6 +477,6 @@ class GlobalAvgPoolOp(_GlobalPoolBase):
 
 
 @irdl_op_definition
-class GlobalMaxOp(_GlobalPoolBase):
-    name = "tgr.global_max"
+class GlobalMaxPoolOp(_GlobalPoolBase):
+    name = "tgr.global_max_pool"
     traits = traits_def(*_GLOBAL, RuntimeOp(OpType.GLOBAL_MAX))

@@ -275,8 +275,8 @@
 // -----
 
 %x = "test.op"() : () -> tensor<1x4x8x8xf32>
-%y = tgr.global_max %x : (tensor<1x4x8x8xf32>) -> tensor<1x4x2x2xf32>
-// CHECK: tgr.global_max: result shape (1, 4, 2, 2) does not match expected (1, 4, 1, 1)
+%y = tgr.global_max_pool %x : (tensor<1x4x8x8xf32>) -> tensor<1x4x2x2xf32>
+// CHECK: tgr.global_max_pool: result shape (1, 4, 2, 2) does not match expected (1, 4, 1, 1)
 
 // -----
 

@@ -17,7 +17,7 @@
 // (8 + 1 - 2) / 1 + 1 = 8
 // CHECK-NEXT:    tgr.avg_pool %[[X]] {kernel_shape = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 0>, count_include_pad = 1 : i64} : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
 // CHECK-NEXT:    tgr.global_avg_pool %[[X]] : (tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32>
-// CHECK-NEXT:    tgr.global_max %[[X]] : (tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32>
+// CHECK-NEXT:    tgr.global_max_pool %[[X]] : (tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32>
 func.func @window() {
   %x, %w, %b, %wg, %wd = "test.op"() : () -> (tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>, tensor<8xf32>, tensor<8x2x3x3xf32>, tensor<4x1x3x3xf32>)
   %0 = tgr.conv %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, fused_activation = "relu"} : (tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>, tensor<8xf32>) -> tensor<1x8x4x4xf32>
@@ -26,7 +26,7 @@ func.func @window() {
   %3 = tgr.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, ceil_mode = 1 : i64} : (tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32>
   %4 = tgr.avg_pool %x {kernel_shape = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 0>, count_include_pad = 1 : i64} : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
   %5 = tgr.global_avg_pool %x : (tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32>
-  %6 = tgr.global_max %x : (tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32>
+  %6 = tgr.global_max_pool %x : (tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32>
   func.return
 }
 
