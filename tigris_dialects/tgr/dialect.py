@@ -13,7 +13,9 @@ from tigris.dialects.tgr.attributes import (
     MemoryAttr,
     QuantType,
     StageAttr,
+    StrategyAttr,
     TilePlanAttr,
+    WeightBlockAttr,
 )
 from tigris.dialects.tgr.resources import WeightResources
 from tigris.dialects.tgr.weight import WeightOp
@@ -31,7 +33,7 @@ TGR_OPS = [
 TGR = Dialect(
     "tgr",
     TGR_OPS,
-    [DenseResourceAttr, QuantType, LifetimeAttr, MemoryAttr, TilePlanAttr, StageAttr],
+    [DenseResourceAttr, QuantType, LifetimeAttr, MemoryAttr, TilePlanAttr, StrategyAttr, StageAttr, WeightBlockAttr],
     [WeightResources()],
 )
 

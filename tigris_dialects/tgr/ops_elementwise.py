@@ -6,6 +6,8 @@ Result and operand element types may differ (int8 tensors carry their own scale 
 
 from __future__ import annotations
 
+import math
+
 from xdsl.dialects.builtin import I64, Float32Type, FloatAttr, IntegerAttr, TensorType, f32, i64
 from xdsl.irdl import (
     irdl_op_definition,
@@ -20,6 +22,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from tigris.dialects.shapes import broadcast, expect_shape, normalize_axis, shape_of
 from tigris.dialects.syntax import PositionalSyntax
+from tigris.dialects.tgr.record_fields import Fields, runtime_axis
 from tigris.dialects.tgr.runtime_enums import OpType
 from tigris.dialects.tgr.traits import RuntimeOp, TileCategory, TileKind, int_prop
 
@@ -90,6 +93,9 @@ class LeakyReluOp(_Unary):
     alpha = prop_def(FloatAttr[Float32Type], default_value=FloatAttr(0.01, f32))
     traits = traits_def(*_POINTWISE, RuntimeOp(OpType.LEAKY_RELU))
 
+    def runtime_fields(self) -> Fields:
+        return {"alpha": self.alpha.value.data}
+
 
 @irdl_op_definition
 class ClipOp(_Unary):
@@ -104,6 +110,10 @@ class ClipOp(_Unary):
         super().verify_()
         if self.min is not None and self.max is not None and self.min.value.data > self.max.value.data:
             raise VerifyException("tgr.clip: min is greater than max")
+
+    def runtime_fields(self) -> Fields:
+        return {"clip_min": self.min.value.data if self.min is not None else -math.inf,
+                "clip_max": self.max.value.data if self.max is not None else math.inf}  # fmt: skip
 
 
 class _Binary(PositionalSyntax):
@@ -149,6 +159,9 @@ class SoftmaxOp(_Unary):
         super().verify_()
         normalize_axis(int_prop(self, "axis", -1), len(shape_of(self.input)))
 
+    def runtime_fields(self) -> Fields:
+        return {"axis": runtime_axis(self.axis.value.data, len(shape_of(self.input)))}
+
 
 def _expect_channel_vectors(op: PositionalSyntax, channels: int, count: int) -> None:
     for param in op.operands[1 : 1 + count]:
@@ -156,8 +169,17 @@ def _expect_channel_vectors(op: PositionalSyntax, channels: int, count: int) -> 
             raise VerifyException(f"{op.name}: per-channel parameters must have shape ({channels},)")
 
 
+class _NormBase(PositionalSyntax):
+    """batch_norm, instance_norm: the record carries epsilon."""
+
+    epsilon = prop_def(FloatAttr[Float32Type], default_value=FloatAttr(1e-5, f32))
+
+    def runtime_fields(self) -> Fields:
+        return {"epsilon": self.epsilon.value.data}
+
+
 @irdl_op_definition
-class BatchNormOp(PositionalSyntax):
+class BatchNormOp(_NormBase):
     """Inference batch norm: (x - mean) / sqrt(var + epsilon) * scale + bias, per channel."""
 
     name = "tgr.batch_norm"
@@ -167,7 +189,6 @@ class BatchNormOp(PositionalSyntax):
     mean = operand_def(TensorType)
     var = operand_def(TensorType)
     output = result_def(TensorType)
-    epsilon = prop_def(FloatAttr[Float32Type], default_value=FloatAttr(1e-5, f32))
     traits = traits_def(Pure(), TileCategory(TileKind.CHANNELWISE), RuntimeOp(OpType.BATCH_NORM))
 
     def verify_(self) -> None:
@@ -177,7 +198,7 @@ class BatchNormOp(PositionalSyntax):
 
 
 @irdl_op_definition
-class InstanceNormOp(PositionalSyntax):
+class InstanceNormOp(_NormBase):
     """Normalizes each channel over its spatial extent, so it needs the whole image."""
 
     name = "tgr.instance_norm"
@@ -185,7 +206,6 @@ class InstanceNormOp(PositionalSyntax):
     scale = operand_def(TensorType)
     bias = operand_def(TensorType)
     output = result_def(TensorType)
-    epsilon = prop_def(FloatAttr[Float32Type], default_value=FloatAttr(1e-5, f32))
     traits = traits_def(Pure(), TileCategory(TileKind.STRUCTURAL), RuntimeOp(OpType.INST_NORM))
 
     def verify_(self) -> None:

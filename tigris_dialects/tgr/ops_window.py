@@ -46,7 +46,9 @@ from xdsl.utils.exceptions import VerifyException
 
 from tigris.dialects.shapes import expect_shape, ints, shape_of, windowed_shape
 from tigris.dialects.syntax import PositionalSyntax
-from tigris.dialects.tgr.runtime_enums import OpType
+from tigris.dialects.tgr.plan_attrs import STORED_ORDER
+from tigris.dialects.tgr.record_fields import Fields, RecordFieldError, window_fields
+from tigris.dialects.tgr.runtime_enums import OpFlag, OpType
 from tigris.dialects.tgr.ops_shape import FlattenOp, ReshapeOp
 from tigris.dialects.tgr.traits import (
     FusesActivation,
@@ -283,6 +285,9 @@ class _ConvBase(WeightedOp):
             raise VerifyException(f"{self.name}: bias must have shape ({w[0]},)")
         expect_shape(self, shape_of(self.output), windowed_shape(self, x, w[2:], w[0]))
 
+    def runtime_fields(self) -> Fields:
+        return window_fields(self, self.onnx_weight_shape()[2:]) | {"group": self.groups()}
+
 
 _CONV_TRAITS = (Pure(), TileCategory(TileKind.SPATIAL), _ConvWindow(), FusesActivation())
 
@@ -308,6 +313,11 @@ class DepthwiseConvOp(_ConvBase):
 
     def groups(self) -> int:
         return shape_of(self.input)[1]
+
+    def runtime_fields(self) -> Fields:
+        """The record's `group` is the channel multiplier, what the depthwise kernel reads."""
+        multiplier = shape_of(self.output)[1] // max(1, shape_of(self.input)[1])
+        return super().runtime_fields() | {"group": multiplier}
 
 
 @irdl_op_definition
@@ -361,6 +371,12 @@ class ConvTransposeOp(WeightedOp):
         ]
         expect_shape(self, shape_of(self.output), (x[0], w[1] * group, *spatial))
 
+    def runtime_fields(self) -> Fields:
+        return window_fields(self, self.onnx_weight_shape()[2:]) | {
+            "group": int_prop(self, "group", 1),
+            "params": tuple(ints(self, "output_padding") or ()),
+        }
+
 
 @irdl_op_definition
 class FullyConnectedOp(WeightedOp):
@@ -410,6 +426,18 @@ class FullyConnectedOp(WeightedOp):
             raise VerifyException(f"tgr.fully_connected: bias must have shape ({w[0]},)")
         expect_shape(self, shape_of(self.output), (x[0], w[0]))
 
+    def runtime_fields(self) -> Fields:
+        """No parameters; an "nk_hwc" weight reads its flattened map in (h, w, c) order, so
+        every reshape up to the rank-4 map must copy the stored bytes (`tgr.stored_order`)."""
+        if layout_of(self) == NK_HWC:
+            source = self.input
+            while isinstance(source.owner, FlattenOp | ReshapeOp) and len(shape_of(source)) != 4:
+                if STORED_ORDER not in source.owner.attributes:
+                    msg = f'weight_layout "{NK_HWC}" reads a flatten that is not {STORED_ORDER}'
+                    raise RecordFieldError(msg)
+                source = source.owner.input
+        return {}
+
 
 @irdl_op_definition
 class MatMulOp(PositionalSyntax):
@@ -441,6 +469,10 @@ class _PoolBase(PositionalSyntax):
         ceil = int_prop(self, "ceil_mode", 0) == 1
         expect_shape(self, shape_of(self.output), windowed_shape(self, x, kernel, x[1], ceil))
 
+    def runtime_fields(self) -> Fields:
+        flags = OpFlag.CEIL_MODE if self.ceil_mode.value.data else OpFlag(0)
+        return window_fields(self, ints(self, "kernel_shape") or []) | {"flags": flags}
+
 
 @irdl_op_definition
 class MaxPoolOp(_PoolBase):
@@ -454,6 +486,12 @@ class AvgPoolOp(_PoolBase):
     name = "tgr.avg_pool"
     count_include_pad = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
     traits = traits_def(Pure(), TileCategory(TileKind.SPATIAL), SpatialWindow(), RuntimeOp(OpType.AVG_POOL))
+
+    def runtime_fields(self) -> Fields:
+        fields = super().runtime_fields()
+        if self.count_include_pad.value.data:
+            fields["flags"] = OpFlag(fields["flags"]) | OpFlag.COUNT_INCLUDE_PAD
+        return fields
 
 
 class _GlobalPoolBase(PositionalSyntax):

@@ -152,17 +152,21 @@ func.func @quant_types(%x: tensor<1x2x4x4x!tgr.quant<i8, 0.05:-3>>, %w: tensor<4
 
 // -----
 
-// The plan attributes the planning passes attach, as discardable attributes.
+// The plan attributes the planning passes attach, as discardable attributes. A stage's
+// strategy is printed when it is not normal (the default), right before its tile plan.
 // CHECK-LABEL: func.func @plan_attributes
 // CHECK-NEXT:    %[[X:.*]] = "test.op"() {tgr.lifetime = #tgr.lifetime<birth = -1, death = 2>} : () -> tensor<1x2x8x8xf32>
 // CHECK-NEXT:    tgr.relu %[[X]] {tgr.lifetime = #tgr.lifetime<birth = 0, death = 0>,
-// CHECK-SAME:      tgr.tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 2, out_h = 8, chain = -1>,
-// CHECK-SAME:      tgr.stage = #tgr.stage<index = 0, steps = [0, 1], peak = 1024, inputs = [-1], outputs = [1], tile = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, chain = 0>>}
-// CHECK-NEXT:    tgr.sigmoid %{{.*}} {tgr.stage = #tgr.stage<index = 1, steps = [2, 2], peak = 0, inputs = [], outputs = []>}
+// CHECK-SAME:      tgr.tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 2, out_h = 8, peak = 96, chain = -1>,
+// CHECK-SAME:      tgr.stage = #tgr.stage<index = 0, steps = [0, 1], peak = 1024, inputs = [-1], outputs = [1], strategy = chain, tile = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, peak = 512, chain = 0>>}
+// CHECK-NEXT:    tgr.sigmoid %{{.*}} {tgr.stage = #tgr.stage<index = 1, steps = [2, 2], peak = 0, inputs = [], outputs = []>,
+// CHECK-SAME:      tgr.blocks = [#tgr.weight_block<stage = 1, raw_bytes = 160, compressed_bytes = 17>]}
+// CHECK-NEXT:    "test.op"() {s = #tgr.stage<index = 2, steps = [3, 3], peak = 64, inputs = [], outputs = [], strategy = tiled, tile = #tgr.tile_plan<tile_h = 1, num_tiles = 1, halo = 0, out_h = 1, peak = 32, chain = -1>>, e = #tgr<strategy chain>}
 func.func @plan_attributes() {
   %x = "test.op"() {tgr.lifetime = #tgr.lifetime<birth = -1, death = 2>} : () -> tensor<1x2x8x8xf32>
-  %0 = tgr.relu %x {tgr.lifetime = #tgr.lifetime<birth = 0, death = 0>, tgr.tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 2, out_h = 8, chain = -1>, tgr.stage = #tgr.stage<index = 0, steps = [0, 1], peak = 1024, inputs = [-1], outputs = [1], tile = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, chain = 0>>} : (tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
-  %1 = tgr.sigmoid %0 {tgr.stage = #tgr.stage<peak = 0, index = 1, outputs = [], steps = [2, 2], inputs = []>} : (tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %0 = tgr.relu %x {tgr.lifetime = #tgr.lifetime<birth = 0, death = 0>, tgr.tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 2, out_h = 8, peak = 96, chain = -1>, tgr.stage = #tgr.stage<index = 0, steps = [0, 1], peak = 1024, inputs = [-1], outputs = [1], strategy = chain, tile = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, peak = 512, chain = 0>>} : (tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %1 = tgr.sigmoid %0 {tgr.stage = #tgr.stage<peak = 0, index = 1, outputs = [], steps = [2, 2], inputs = [], strategy = normal>, tgr.blocks = [#tgr.weight_block<stage = 1, raw_bytes = 160, compressed_bytes = 17>]} : (tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  "test.op"() {s = #tgr.stage<tile = #tgr.tile_plan<tile_h = 1, num_tiles = 1, halo = 0, out_h = 1, peak = 32, chain = -1>, strategy = tiled, index = 2, steps = [3, 3], peak = 64, inputs = [], outputs = []>, e = #tgr<strategy chain>} : () -> ()
   func.return
 }
 
