@@ -305,9 +305,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 1
     except (DiagnosticException, BudgetError) as e:
-        from tigris.tools.tigris_opt import _headline
+        from tigris.tools.tigris_opt import headline
 
-        print(f"error: {_headline(e)}", file=sys.stderr)
+        print(f"error: {headline(e)}", file=sys.stderr)
         return 1
     sys.stdout.write(text)
     return 0
