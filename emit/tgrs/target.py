@@ -26,12 +26,11 @@ from xdsl.utils.target import Target
 from tigris.dialects.tgr.plan_attrs import stored_plan
 from tigris.emit.tgrs.from_ir import plan_file_from_module
 from tigris.emit.tgrs.writer import write_plan
+from tigris.transforms.plan.graph import main_func
 
 
 def plan_bytes(module: ModuleOp, budget: int | None = None, *, xip: bool = False) -> bytes:
     """The `.tgrs` file of a module `tigris-compile` produced; compression as group-weights chose."""
-    from tigris.transforms.plan.graph import main_func
-
     plan = plan_file_from_module(module, budget, xip=xip)
     return write_plan(plan, stored_plan(main_func(module)).compress)
 

@@ -2,8 +2,8 @@
 json_report.py print; memory_profile.py and plot.py draw the optional figures, with
 matplotlib from the `plot` extra). The CLI only parses flags and calls these."""
 
-from tigris.emit.report.analysis import AnalysisReport, Verdict, analyze, analyze_module
-from tigris.emit.report.json_report import to_dict, to_json
-from tigris.emit.report.text import render_text
+from tigris.tools.report.analysis import AnalysisReport, Verdict, analyze, analyze_module
+from tigris.tools.report.json_report import to_dict, to_json
+from tigris.tools.report.text import render_text
 
 __all__ = ["AnalysisReport", "Verdict", "analyze", "analyze_module", "render_text", "to_dict", "to_json"]
