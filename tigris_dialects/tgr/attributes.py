@@ -29,6 +29,11 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 
+def int_values(array: DenseArrayBase) -> tuple[int, ...]:
+    """An `array<i64: ...>` as Python ints."""
+    return tuple(int(v) for v in array.get_values())
+
+
 @irdl_attr_definition
 class DenseResourceAttr(ParametrizedAttribute):
     """`#tgr.dense_resource<key : tensor<..>>`: a handle into the `tgr` resource table."""
@@ -102,7 +107,7 @@ class QuantType(ParametrizedAttribute, TypeAttribute):
 
     @property
     def zero_point_values(self) -> tuple[int, ...]:
-        return tuple(int(v) for v in self.zero_points.get_values())
+        return int_values(self.zero_points)
 
     def verify(self) -> None:
         scales, zps = self.scale_values, self.zero_point_values
@@ -306,11 +311,11 @@ class StageAttr(ParametrizedAttribute):
 
     @property
     def input_tensors(self) -> tuple[int, ...]:
-        return tuple(int(v) for v in self.inputs.get_values())
+        return int_values(self.inputs)
 
     @property
     def output_tensors(self) -> tuple[int, ...]:
-        return tuple(int(v) for v in self.outputs.get_values())
+        return int_values(self.outputs)
 
     def verify(self) -> None:
         from xdsl.dialects.builtin import NoneAttr
@@ -322,7 +327,9 @@ class StageAttr(ParametrizedAttribute):
         if not isinstance(self.tile, TilePlanAttr | NoneAttr):
             raise VerifyException("#tgr.stage tile must be a #tgr.tile_plan or absent")
         tile, strategy = self.tile_plan, self.strategy.data
-        expected = Strategy.NORMAL if tile is None else Strategy.CHAIN if tile.chain.data >= 0 else Strategy.TILED
+        expected = Strategy.NORMAL
+        if tile is not None:
+            expected = Strategy.CHAIN if tile.chain.data >= 0 else Strategy.TILED
         if strategy is not expected:
             has = "no tile plan" if tile is None else f"a tile plan with chain = {tile.chain.data}"
             raise VerifyException(f"#tgr.stage strategy {strategy.value} does not match {has}")

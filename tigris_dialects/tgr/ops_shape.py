@@ -78,7 +78,7 @@ class ConcatOp(PositionalSyntax):
         rank = len(shapes[0])
         axis = int_prop(self, "axis", 0)
         if self.layout.data == "nhwc" and rank == 4:
-            axis = (0, 2, 3, 1)[normalize_axis(axis, rank)]  # NHWC axis -> NCHW axis
+            axis = channels_last_order(rank)[normalize_axis(axis, rank)]  # NHWC axis -> NCHW axis
         axis = normalize_axis(axis, rank)
         for s in shapes:
             if len(s) != rank or any(s[i] != shapes[0][i] for i in range(rank) if i != axis):

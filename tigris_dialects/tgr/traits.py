@@ -16,6 +16,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.traits import OpTrait
 from xdsl.utils.exceptions import VerifyException
 
+from tigris.dialects.tgr.record_fields import channels_last_order
 from tigris.dialects.tgr.runtime_enums import Activation
 
 
@@ -65,7 +66,7 @@ class ConcatTileCategory(TileCategory):
         axis = int_prop(op, "axis", 0) % rank
         layout = op.properties.get("layout")
         if isinstance(layout, StringAttr) and layout.data == "nhwc" and rank == 4:
-            axis = (0, 2, 3, 1)[axis]  # NHWC axis -> NCHW axis
+            axis = channels_last_order(rank)[axis]  # NHWC axis -> NCHW axis
         return TileKind.STRUCTURAL if rank >= 3 and axis == 2 else self.kind
 
 
