@@ -1,11 +1,11 @@
 """`tigris-opt`: xDSL's opt driver with our dialects, passes, ONNX frontends and flags.
 
 Registration goes through the same lazy registries the `xdsl.universe` entry point
-exposes, so plain `xdsl-opt` and `tigris-opt` see the same dialects and passes. On
+exposes, so plain `xdsl-opt` and `tigris-opt` see the same dialects, passes and targets. On
 top of xdsl-opt this adds: `.onnx`/`.onnxtxt` inputs, `--input-shape`,
 `--pass-pipeline='builtin.module(...)'`, `--elide-weights`, `--timing` (MLIR's
-`-mlir-timing`: a wall-time report on stderr, see timing.py), and one-line errors
-with a non-zero exit instead of tracebacks.
+`-mlir-timing`: a wall-time report on stderr, see timing.py), `-o` as the file of the binary
+`-t tgrs` target, and one-line errors with a non-zero exit instead of tracebacks.
 """
 
 from __future__ import annotations
