@@ -252,6 +252,22 @@ def test_chain_falls_back_to_per_stage_tiling(convs: Path, capsys: pytest.Captur
     assert r["flash_bytes"] == 928 + 288 == 1216 and r["slow_budget_bytes"] == 1024 and r["flash_fits"] is False
 
 
+def test_a_model_compile_cannot_write_has_no_flash_figure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """float64 plans (the planner only counts bytes) but has no .tgrs dtype: the report keeps
+    its memory figures and gives, instead of a flash size, the error tigris compile stops with."""
+    x, y = (helper.make_tensor_value_info(n, TensorProto.DOUBLE, [1, 1, 8, 8]) for n in "xy")
+    path = save(tmp_path, "f64", [helper.make_node("Relu", ["x"], ["y"], name="relu")], [x], [y])
+    assert main(["compile", str(path), "-m", "64K", "-o", str(tmp_path / "f64.tgrs")]) == 1
+    compile_error = capsys.readouterr().err.strip()
+    assert compile_error == "error: func.func 'f64': element type f64 has no .tgrs dtype"
+    r = analyze_json(capsys, str(path), "-m", "64K", "-f", "1M")
+    assert (r["verdict"], r["unscheduled_peak_bytes"]) == ("fits", 2 * 512)  # x and y, 8 * 8 * 8 B each
+    assert r["flash_bytes"] is None and r["plan_overhead_bytes"] is None and r["flash_fits"] is None
+    assert f"error: {r['flash_error']}" == compile_error
+    assert main(["analyze", str(path), "-m", "64K"]) == 0
+    assert f"flash           unknown: tigris compile cannot write this model: {r['flash_error']}" in capsys.readouterr().out
+
+
 def test_verbose_rows_and_text(relu3: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyze", str(relu3), "-m", "300", "-v"]) == 0
     rows = stage_rows(capsys.readouterr().out)

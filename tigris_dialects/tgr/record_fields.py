@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from xdsl.ir import Operation
 
-from tigris.dialects.shapes import ints
+from tigris.dialects.shapes import ints, shape_of
 
 Fields = dict[str, object]
 """`tigris_op_t` field name -> value (emit/tgrs/model.py's `Op` names them)."""
@@ -44,7 +44,7 @@ def to_runtime(values: Sequence[int], rank: int) -> list[int]:
 def window_fields(op: Operation, kernel: Sequence[int]) -> Fields:
     """kernel/stride/dilation/pad fields of a window op over its input's spatial axes (H, or H
     and W), from `kernel` and the `strides`, `dilations`, `pads` properties (1, 1, 0 if absent)."""
-    rank = len(op.operands[0].type.get_shape())  # type: ignore[attr-defined]
+    rank = len(shape_of(op.operands[0]))
     spatial = max(1, rank - 2)
     if spatial > 2:
         raise RecordFieldError(f"{spatial} spatial dims: the format has H and W only")

@@ -72,7 +72,7 @@ def _slow_line(r: AnalysisReport) -> str:
 def _flash_line(r: AnalysisReport) -> str:
     total = r.flash.total
     if total is None:
-        return f"  flash           unknown: tigris compile would stop here: {r.flash.error}"
+        return f"  flash           unknown: tigris compile cannot write this model: {r.flash.error}"
     verdict = ""
     if r.flash_budget is not None:
         verdict = f"; {'fits' if r.flash_fits else 'DOES NOT FIT'} the {size(r.flash_budget)} given"
