@@ -471,7 +471,7 @@ def test_moves_keep_or_requantize_values() -> None:
     got = run1("tgr.reshape", [(x, q(s, z))], (2, 12), q(0.05, 3))
     want = ort_qdq("Reshape", [Act(x, s, z), Const(np.array([2, 12], np.int64))], (2, 12), (f32(0.05), 3))
     np.testing.assert_array_equal(got, want)
-    got = run1("tgr.global_max", [(x, q(s, z))], (1, 2, 1, 1), q(0.1, -3))
+    got = run1("tgr.global_max_pool", [(x, q(s, z))], (1, 2, 1, 1), q(0.1, -3))
     np.testing.assert_array_equal(got, ort_qdq("GlobalMaxPool", [Act(x, s, z)], (1, 2, 1, 1), (f32(0.1), -3)))
 
 

@@ -12,7 +12,7 @@ device), reads scales and zero points from the types, and runs the formula of `q
 - add, sub, mul, div: `arith.binary` (float32, onnxruntime's steps); softmax: `arith.softmax`.
 - avg_pool, global_avg_pool, reduce_mean: exact int32 sums, then `arith.mean_of_total`.
 - relu, relu6, clip, leaky_relu, sigmoid, tanh, hard_swish (and onnx Swish/Silu): the table.
-- concat, pad, resize (nearest), max_pool, global_max, reshape, flatten, squeeze, unsqueeze,
+- concat, pad, resize (nearest), max_pool, global_max_pool, reshape, flatten, squeeze, unsqueeze,
   transpose: move stored values; a value whose parameters change is `arith.requantize_values`.
 Weights are read in ONNX order whatever their `weight_layout` (`onnx_weight`). Other ops
 (batch_norm, instance_norm, linear resize) raise InterpretationError: fold-qdq leaves them in float.

@@ -20,7 +20,7 @@ DequantizeLinear values equal). Per op kind:
     mean    avg_pool, global_avg_pool, reduce_mean: total = sum (x - zx) exactly in int32;
             y = quantize(float32(float32(total) * sx) / float32(count))
     float   add, sub, mul, div: y = quantize(dequantize(a) op dequantize(b)): onnxruntime's steps
-            moves (concat, max_pool, global_max, nearest resize, pad, reshapes, transpose) between
+            moves (concat, max_pool, global_max_pool, nearest resize, pad, reshapes, transpose) between
             different parameters: quantize(dequantize(q)); equal parameters: a copy (the same)
             softmax: quantize(softmax_f32(dequantize(x))), see `softmax_f32`
     table   unary ops: table[v - lo] = quantize(float32(f(dequantize(v)))), f in float64

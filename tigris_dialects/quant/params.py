@@ -15,7 +15,7 @@ device, so host and device agree bit for bit. `arith`'s module docstring defines
                                                  parameters (the stored byte of a padded element)
     add, sub, mul, div, softmax, avg_pool,     nothing: their formulas read only the tensors'
       global_avg_pool, reduce_mean, concat,      scales and zero points (and shapes)
-      max_pool, global_max, resize (nearest),
+      max_pool, global_max_pool, resize (nearest),
       reshape, flatten, squeeze, unsqueeze,
       transpose
 
@@ -343,7 +343,7 @@ PARAMS: dict[type[Operation], Callable[[Operation], Int8Params]] = {
     sh.ReduceMeanOp: mean_params,
     win.AvgPoolOp: mean_params,
     win.MaxPoolOp: float_path_params,
-    win.GlobalMaxOp: float_path_params,
+    win.GlobalMaxPoolOp: float_path_params,
     sh.ReshapeOp: float_path_params,
     sh.FlattenOp: float_path_params,
     sh.SqueezeOp: float_path_params,
