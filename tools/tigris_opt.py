@@ -253,9 +253,14 @@ class TigrisOptMain(xDSLOptMain):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run tigris-opt; user errors print `error: ...` on stderr and return 1."""
+    """Run tigris-opt; user errors print `error: ...` on stderr and return 1 (argparse's
+    usage errors too, after their usage text)."""
     try:
         TigrisOptMain(args=argv).run()
+    except SystemExit as e:
+        from tigris.tools.cli import exit_status
+
+        return exit_status(e)
     except ParseError as e:
         print(str(e).rstrip(), file=sys.stderr)
         return 1
