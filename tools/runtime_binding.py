@@ -174,6 +174,11 @@ def run_plan(
     """Run the plan once. Inputs in the ONNX model's layout (float inputs of an int8
     plan are quantized as the host would); outputs likewise (int8 outputs are
     dequantized unless `dequantize` is False). `fast`/`slow` 0: what the plan needs."""
+    from tigris.tools.budgets import MAX_SIZE
+
+    for what, size in (("fast arena", fast), ("slow buffer", slow)):
+        if not 0 <= size <= MAX_SIZE:  # the C call takes uint32_t sizes: no silent wrap
+            raise RunError(f"a {what} of {size} bytes: the runtime addresses at most {MAX_SIZE}")
     plan = read_plan(data)
     need, stage = tile_arena(plan)
     if fast and fast < need:

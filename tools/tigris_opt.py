@@ -174,6 +174,13 @@ class TigrisOptMain(xDSLOptMain):
         self.available_targets["tgrs"] = tgrs
 
     def prepare_output(self) -> IO[str]:
+        if self.args.output_file is not None:
+            from tigris.tools.user_paths import UserPathError, check_output
+
+            try:
+                check_output(self.args.output_file, "-o")
+            except UserPathError as e:
+                raise UsageError(str(e)) from None
         if self.args.target.split("{")[0] != "tgrs":
             return super().prepare_output()
         if self.args.output_file is None:
@@ -255,8 +262,10 @@ class TigrisOptMain(xDSLOptMain):
 def main(argv: Sequence[str] | None = None) -> int:
     """Run tigris-opt; user errors print `error: ...` on stderr and return 1 (argparse's
     usage errors too, after their usage text)."""
+    opt = None
     try:
-        TigrisOptMain(args=argv).run()
+        opt = TigrisOptMain(args=argv)
+        opt.run()
     except SystemExit as e:
         from tigris.tools.cli import exit_status
 
@@ -266,6 +275,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except (DiagnosticException, UsageError) as e:
         print(f"error: {_headline(e)}", file=sys.stderr)
+        return 1
+    except OSError as e:  # writing -o failed (a full device): the input was read before
+        from tigris.tools.user_paths import cannot_write
+
+        path = e.filename or (opt.args.output_file if opt is not None else None) or "-"
+        print(f"error: {cannot_write(str(path), '-o', e)}", file=sys.stderr)
         return 1
     return 0
 

@@ -39,6 +39,11 @@ def _why(e: OSError) -> str:
     return _ADVICE.get(e.errno or 0, f"{(e.strerror or str(e)).lower()}; choose another path")
 
 
+def cannot_write(path: str, flag: str, e: OSError) -> UserPathError:
+    """The error line for an output that could not be written (`e` says why)."""
+    return UserPathError(f"cannot write {flag} '{path}': {_why(e)}")
+
+
 def check_output(path: str, flag: str) -> None:
     """Refuse, before any work, an output path that cannot be a new or existing file:
     empty, a directory, or in a directory that does not exist or is a file."""
@@ -67,7 +72,7 @@ def write_output(path: str, data: bytes, flag: str) -> None:
     except OSError as e:
         if not existed and os.path.isfile(path):
             os.unlink(path)
-        raise UserPathError(f"cannot write {flag} '{path}': {_why(e)}") from None
+        raise cannot_write(path, flag, e) from None
 
 
 def read_plan_path(path: str) -> tuple[bytes, PlanFile]:

@@ -124,7 +124,7 @@ static void save_current(void) {
 void __sanitizer_set_death_callback(void (*callback)(void));
 #endif
 
-#ifdef HAVE_POSIX
+#if defined(HAVE_POSIX) && !defined(TIGRIS_LIBFUZZER)
 /* The hang alarm: only async-signal-safe calls (open, write, _exit). */
 static void on_hang(int sig) {
     static const char msg[] = "fuzz_plan: hang: an input ran longer than the -T limit\n";
@@ -589,6 +589,7 @@ static void fix_size_and_crc(uint8_t *d, uint32_t len) {
     if (len >= HEADER_BYTES) wr32(d + 16, tigris_crc32(0, d + HEADER_BYTES, len - HEADER_BYTES));
 }
 
+#ifndef TIGRIS_LIBFUZZER
 /* Fuzz the decoder directly: a mutated block stream of an LZ4 seed into an exact block. */
 static void fuzz_lz4(uint8_t *scratch, uint32_t cap) {
     const blob_t *s = &seeds[below((uint32_t)num_seeds)];
@@ -624,6 +625,8 @@ static void fuzz_lz4(uint8_t *scratch, uint32_t cap) {
     free(src);
     free(dst);
 }
+
+#endif
 
 /* ---- running an accepted plan -------------------------------------------------------- */
 
@@ -773,6 +776,7 @@ static int target(const uint8_t *buf, uint32_t len, run_result_t *run) {
     return err;
 }
 
+#ifndef TIGRIS_LIBFUZZER
 static int read_seed(const char *path, blob_t *out) {
     FILE *f = fopen(path, "rb");
     long n;
@@ -790,6 +794,8 @@ static int read_seed(const char *path, blob_t *out) {
     fclose(f);
     return 1;
 }
+
+#endif
 
 /* -F: "KIND RECORD_SIZE OFFSET SIZE" lines. */
 static int read_fields(const char *path) {
@@ -811,6 +817,7 @@ static int read_fields(const char *path) {
     return num_fields > 0;
 }
 
+#ifndef TIGRIS_LIBFUZZER
 static int none_or(uint16_t index) { return index == TIGRIS_NONE16 ? -1 : (int)index; }
 
 /* -r: each file once, as it is. */
@@ -843,26 +850,8 @@ static int replay(int first, int argc, char **argv) {
     }
     return failed ? 1 : 0;
 }
+#endif
 
-#ifdef TIGRIS_LIBFUZZER
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* libFuzzer: every input with its size and CRC made right, then loaded and run. */
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    uint8_t *buf;
-    run_result_t run;
-    if (size > 0xFFFFFFFFu) return 0;
-    buf = (uint8_t *)malloc(size ? size : 1u);
-    if (buf == NULL) return 0;
-    memcpy(buf, data, size);
-    fix_size_and_crc(buf, (uint32_t)size);
-    execute_plans = 1;
-    (void)target(buf, (uint32_t)size, &run);
-    free(buf);
-    if (failed) abort();
-    return 0;
-}
-#else
 static void print_counts(unsigned long long iters, double elapsed) {
     int i, hit = 0;
     printf("iterations %llu\n", iters);
@@ -885,6 +874,57 @@ static void print_counts(unsigned long long iters, double elapsed) {
     printf("fields_hit %d\n", hit);
 }
 
+#ifdef TIGRIS_LIBFUZZER
+static double fuzz_start;
+
+static void print_libfuzzer_counts(void) { print_counts(crc_fixed, now() - fuzz_start); }
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
+
+/* The field table of -F, from $TIGRIS_FUZZ_FIELDS (libFuzzer owns the command line). */
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+    const char *path = getenv("TIGRIS_FUZZ_FIELDS");
+    (void)argc;
+    (void)argv;
+    if (path != NULL && !read_fields(path)) {
+        fprintf(stderr, "fuzz_plan: bad field table %s\n", path);
+        exit(2);
+    }
+    fuzz_start = now();
+    atexit(print_libfuzzer_counts); /* the same "key value" lines as the loop driver */
+    return 0;
+}
+
+/* libFuzzer: every input with its size and CRC made right, then loaded and run. */
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    uint8_t *buf;
+    run_result_t run;
+    if (size > 0xFFFFFFFFu) return 0;
+    buf = (uint8_t *)malloc(size ? size : 1u);
+    if (buf == NULL) return 0;
+    memcpy(buf, data, size);
+    fix_size_and_crc(buf, (uint32_t)size);
+    crc_fixed++;
+    execute_plans = 1;
+    (void)target(buf, (uint32_t)size, &run);
+    free(buf);
+    if (failed) abort();
+    return 0;
+}
+
+/* The format-aware mutations of the loop driver (exact fields, consistent shapes, op
+ * parameters), half of the time; libFuzzer's own byte-level ones otherwise. */
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed) {
+    uint32_t len = (uint32_t)size, k;
+    rng_state = (uint64_t)seed * 0x9E3779B97F4A7C15ULL + 1u;
+    if (below(2) || size > 0xFFFFFFFFu || max_size > 0xFFFFFFFFu) return LLVMFuzzerMutate(data, size, max_size);
+    for (k = 1 + below(3); k > 0; k--) mutate(data, &len, (uint32_t)max_size);
+    return len;
+}
+#else
 int main(int argc, char **argv) {
     double seconds = 10.0, elapsed, start;
     unsigned long long max_iters = 0, iters = 0;

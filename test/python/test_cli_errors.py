@@ -95,6 +95,13 @@ def test_a_directory_given_as_the_model(work: Path) -> None:
     one_error(cli("compile", str(work), "-m", "64K", "-o", str(work / "x.tgrs")), "it is a directory")
 
 
+@pytest.mark.parametrize(("output", "needle"), [("{w}/missing/x.mlir", "no such directory"),
+                                                ("/dev/full", "no space left on the device")])
+def test_tigris_opt_output_path_errors(work: Path, output: str, needle: str) -> None:
+    target = output.format(w=work)
+    one_error(cli(str(work / "m.onnxtxt"), "-o", target, tool="tigris-opt"), f"cannot write -o '{target}'", needle)
+
+
 # -- tigris run -------------------------------------------------------------------------------------
 
 
@@ -210,3 +217,12 @@ def test_the_binding_reports_the_op() -> None:
     with pytest.raises(RunError, match=r"^op 0 'pad' \(tgr\.pad\): operand shapes inconsistent") as info:
         run_plan(pad_wraps(), [np.zeros((1, 1, 4, 4), np.float32)])
     assert info.value.op == 0
+
+
+def test_the_binding_refuses_arena_sizes_that_would_wrap() -> None:
+    from fuzz_reproducers import stage_outputs_emptied
+
+    from tigris.tools.runtime_binding import RunError, run_plan
+
+    with pytest.raises(RunError, match="a fast arena of 8589934592 bytes: the runtime addresses at most 4294967295"):
+        run_plan(stage_outputs_emptied(), [np.zeros((1, 2, 4, 4), np.float32)], fast=8 << 30)

@@ -114,6 +114,24 @@ def test_fuzz_with_small_limits(corpus: list[Path], tmp_path: Path) -> None:
     assert stats["executed"] > 0 and stats["ok_missing_output"] == 0, stats
 
 
+def test_libfuzzer_entry_points(corpus: list[Path]) -> None:
+    """The same target as LLVMFuzzerTestOneInput (and the format-aware mutations as
+    LLVMFuzzerCustomMutator), driven by fuzz_standalone.c: what a clang -fsanitize=fuzzer
+    build runs (docs/runtime.md), built here with the CI's compiler."""
+    exe = runtime_build.build(
+        "fuzz_plan_libfuzzer", [*runtime_build.library_sources(), FUZZER, FUZZER.with_name("fuzz_standalone.c")],
+        sanitize=True, extra_flags=("-DTIGRIS_LIBFUZZER",),
+    )  # fmt: skip
+    seeds = [p for p in corpus if p.stem in seed_plans()]
+    env = {**os.environ, "TIGRIS_FUZZ_FIELDS": str(corpus[0].parent / "fields.txt")}
+    result = subprocess.run([str(exe), "-m", "100", *map(str, seeds)], capture_output=True, text=True, env=env,
+                            timeout=300)
+    assert result.returncode == 0 and result.stderr == "", result.stderr[-6000:]
+    stats = {k: float(v) for k, v in (line.split() for line in result.stdout.splitlines())}
+    assert stats["crc_fixed"] == 101 * len(seeds) and stats["executed"] > len(seeds), stats
+    assert stats["ok_missing_output"] == 0 and stats["fields_hit"] > 0, stats
+
+
 def test_reproducers(tmp_path: Path) -> None:
     """Every committed reproducer, loaded and run once under ASan + UBSan: the answer it must
     get (an error code naming the op and the kernel's reason, never OK with garbage)."""

@@ -163,3 +163,11 @@ def field_table() -> str:
             if f.ctype != "char":  # the magic: a string, mutated byte-wise
                 lines.append(f"{int(kind)} {rec.size} {rec.offsets[f.name]} {f.size}")
     return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":  # DIR/seeds/*.tgrs and DIR/fields.txt for a libFuzzer run (docs/runtime.md)
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else "fuzz_seeds")
+    (out / "seeds").mkdir(parents=True, exist_ok=True)
+    write_seeds(out / "seeds")
+    (out / "fields.txt").write_text(field_table())
+    print(f"{len(seed_plans())} seeds in {out / 'seeds'}, fields in {out / 'fields.txt'}")
