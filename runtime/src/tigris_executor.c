@@ -483,8 +483,8 @@ static tigris_exec_error_t check_outputs(run_t *r) {
         int held = 0;
         if (is_constant(plan, t)) {
             held = p != NULL;
-        } else if (p != NULL && p == (const uint8_t *)tigris_mem_slow_ptr(mem, t)) {
-            for (k = 0; k < mem->num_slow_allocs && !held; k++) {
+        } else {
+            for (k = 0; k < mem->num_slow_allocs && p != NULL && !held; k++) {
                 const tigris_alloc_t *a = &mem->slow_allocs[k];
                 held = a->tensor == t && a->refs == 0 && mem->slow_base + a->offset == p &&
                        a->size >= plan->tensors[t].size;

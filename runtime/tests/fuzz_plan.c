@@ -38,11 +38,14 @@
  *
  * -r replays: each PLAN is loaded and run once as it is (no mutation, no CRC fix), and one
  * line is printed per file: "PATH load=CODE exec=CODE stage=S op=K tensor=T kernel=R"
- * (exec=- when the loader refused it; -1 for an index that does not apply). The committed
- * reproducers (runtime/tests/fuzz_corpus/) are replayed this way.
+ * (exec=- when the loader refused it; -1 for an index that does not apply), with the arenas
+ * the plan asks for. The committed reproducers (test/support/fuzz_reproducers.py) are
+ * replayed this way.
  *
  * Built with -DTIGRIS_LIBFUZZER -fsanitize=fuzzer (clang), the same target is
- * LLVMFuzzerTestOneInput: each input gets its size and CRC fixed, then loaded and run.
+ * LLVMFuzzerTestOneInput: each input gets its size and CRC fixed, then is loaded and run;
+ * LLVMFuzzerCustomMutator applies the mutations above half of the time, and the field table
+ * comes from $TIGRIS_FUZZ_FIELDS (fuzz_standalone.c drives both without libFuzzer).
  *
  * Output: "key value" lines (iterations, crc_fixed, accepted, executed, one line per
  * tigris_error_t, tigris_exec_error_t and kernel error name, ok_missing_output, ...).
