@@ -410,9 +410,11 @@ static int find_section(const uint8_t *d, uint32_t len, uint32_t kind, uint32_t 
     return 0;
 }
 
-/* A position inside a section of the (mutated) file, from its own section table. */
-static int section_pos(const uint8_t *d, uint32_t len, uint32_t *kind, uint32_t *off, uint32_t *size) {
-    uint32_t n, i;
+/* A section of the (mutated) file, from its own section table: its kind, place, and the
+ * size of one of its elements (size / count, as the table says). */
+static int section_pos(const uint8_t *d, uint32_t len, uint32_t *kind, uint32_t *off, uint32_t *size,
+                       uint32_t *element) {
+    uint32_t n, i, count;
     if (len < 64) return 0;
     n = rd16(d + 40);
     if (n == 0 || 64u + 16u * n > len) return 0;
@@ -420,21 +422,9 @@ static int section_pos(const uint8_t *d, uint32_t len, uint32_t *kind, uint32_t 
     *kind = rd16(d + 64 + 16 * i);
     *off = rd32(d + 64 + 16 * i + 4);
     *size = rd32(d + 64 + 16 * i + 8);
+    count = rd32(d + 64 + 16 * i + 12);
+    *element = count != 0 && *size % count == 0 && *size / count != 0 ? *size / count : 1u;
     return *off <= len && *size <= len - *off && *size > 0;
-}
-
-static uint32_t record_size(uint32_t kind) {
-    switch (kind) {
-    case TIGRIS_SECTION_TENSORS: return sizeof(tigris_tensor_t);
-    case TIGRIS_SECTION_OPS: return sizeof(tigris_op_t);
-    case TIGRIS_SECTION_STAGES: return sizeof(tigris_stage_t);
-    case TIGRIS_SECTION_TILE_PLANS: return sizeof(tigris_tile_plan_t);
-    case TIGRIS_SECTION_WEIGHT_ENTRIES: return sizeof(tigris_weight_entry_t);
-    case TIGRIS_SECTION_WEIGHT_BLOCKS: return sizeof(tigris_weight_block_t);
-    case TIGRIS_SECTION_QUANT_PARAMS: return sizeof(tigris_quant_param_t);
-    case TIGRIS_SECTION_INDEX_POOL: return 2;
-    default: return 4;
-    }
 }
 
 /* One field of the -F table in one record of its section (or the header): a value of its
@@ -496,7 +486,7 @@ static void mutate_param(uint8_t *d, uint32_t n) {
 /* One mutation of d[0, *len) in place (capacity cap). */
 static void mutate(uint8_t *d, uint32_t *len, uint32_t cap) {
     uint32_t n = *len, i, pos, k;
-    uint32_t kind, off, size;
+    uint32_t kind, off, size, rs;
     switch (below(20)) {
     case 0:
     case 1: /* bit flips */
@@ -514,8 +504,7 @@ static void mutate(uint8_t *d, uint32_t *len, uint32_t cap) {
         break;
     case 5:
     case 6: /* a field of a record (or a pool element) inside a section */
-        if (section_pos(d, n, &kind, &off, &size)) {
-            uint32_t rs = record_size(kind);
+        if (section_pos(d, n, &kind, &off, &size, &rs)) {
             pos = off + below(size / rs + 1u) * rs + (below(rs) & ~1u);
             if (kind == TIGRIS_SECTION_INDEX_POOL)
                 put(d, n, pos, 2, below(4) ? below(rd16(d + 42) + 2u) : interesting(n)); /* a tensor index */
