@@ -4,8 +4,11 @@ The library is built from the runtime's own sources plus the host glue
 (runtime/tools/tigris_host.c) and the installed plugins' kernels on first use
 (tools/runtime_build.py). This module
 does what a host application does around `tigris_run`: it converts the user's
-inputs from the ONNX layout (NCHW, float) to the plan's (channels-last, quantized
-for int8 inputs) and the outputs back, applying each output's recorded permutation.
+inputs from the ONNX model's declared layout (float) to the plan's (channels-last,
+quantized for int8 inputs) and the outputs back. A model input or output with a
+recorded permutation (`perm`: the user's tensor is the model-order one transposed by
+it) is converted through it; for a channels-last model that makes the conversion a
+plain copy of the bytes.
 """
 
 from __future__ import annotations
@@ -79,14 +82,22 @@ def channels_last(shape: Sequence[int]) -> list[int]:
     return [0, *range(2, rank), 1] if rank >= 3 else list(range(rank))
 
 
+def user_shape(tensor: Tensor) -> tuple[int, ...]:
+    """The shape the ONNX model declares for a model input or output: the recorded (model
+    order) shape, permuted by the tensor's `perm` if it has one."""
+    return tuple(tensor.shape[a] for a in tensor.perm) if tensor.perm is not None else tuple(tensor.shape)
+
+
 def to_runtime(x: np.ndarray, tensor: Tensor, quant: QuantParam | None) -> bytes:
     dtype = DType(tensor.dtype)
-    if tuple(x.shape) != tuple(tensor.shape):
-        raise RunError(f"input '{tensor.name}' has shape {tuple(x.shape)}, the plan takes {tuple(tensor.shape)}")
+    if tuple(x.shape) != user_shape(tensor):
+        raise RunError(f"input '{tensor.name}' has shape {tuple(x.shape)}, the plan takes {user_shape(tensor)}")
     if quant is not None and dtype in (DType.I8, DType.U8) and np.issubdtype(x.dtype, np.floating):
         from tigris.dialects.interpreter.kernels_math import quantize_linear
 
         x = quantize_linear(x, np.array(quant.scales[0]), np.array(quant.zero_points[0]), np.dtype(NUMPY_DTYPES[dtype]), 0)
+    if tensor.perm is not None:
+        x = np.transpose(x, np.argsort(tensor.perm))  # the user's x is model_order.transpose(perm)
     return np.ascontiguousarray(np.transpose(x.astype(NUMPY_DTYPES[dtype]), channels_last(tensor.shape))).tobytes()
 
 

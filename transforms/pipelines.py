@@ -17,6 +17,7 @@ NORMALIZE = (
     "convert-onnx-to-tgr",
     # the thirteen passes of spec/pipeline.md section 2, in its order
     "fold-constants",
+    "fold-layout-transposes",  # ours: TensorFlow models' layout transposes; before fold-qdq crosses QDQ
     "fold-qdq",
     "fold-batchnorm",
     "decompose-silu",

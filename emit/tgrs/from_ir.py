@@ -27,6 +27,7 @@ from tigris.emit.tgrs.enums import (
 )
 from tigris.emit.tgrs.model import Op, PlanFile, QuantParam, Stage, Tensor, TilePlan, Weight, WeightBlock
 from tigris.transforms.lower.layout_nhwc import STORED_ORDER_ATTR
+from tigris.transforms.normalize.model_layout import INPUT_PERM, OUTPUT_PERM, recorded_perm
 from tigris.transforms.lower.weight_reserve import plan_align, scheduled_peaks
 from tigris.transforms.plan.graph import build_plan_graph, main_func
 from tigris.transforms.plan.memory import align_up
@@ -222,15 +223,20 @@ class _Builder:
 
     def build_tensors(self) -> tuple[list[int], list[int]]:
         res_attrs = self.func.res_attrs.data if self.func.res_attrs else ()
+        args = self.func.body.block.args
+        arg_attrs = self.func.arg_attrs.data if self.func.arg_attrs else [None] * len(args)
         ret = self.func.body.block.last_op
         out_perm: dict[SSAValue, tuple[int, ...]] = {}
         outputs_values = list(ret.operands) if ret is not None else []
         for value, attrs in zip(outputs_values, res_attrs):
-            perm = attrs.data.get("tgr.output_perm") if isinstance(attrs, DictionaryAttr) else None
-            if isinstance(perm, DenseArrayBase):
-                out_perm[value] = tuple(int(v) for v in perm.get_values())
-        for t, arg in zip(self.graph.tensors, self.func.body.block.args):
-            self._activation(arg, t.name, self.func, out_perm.get(arg))
+            if (perm := recorded_perm(attrs, OUTPUT_PERM)) is not None:
+                out_perm[value] = tuple(perm)
+        for t, arg, attrs in zip(self.graph.tensors, args, arg_attrs):
+            perm = recorded_perm(attrs, INPUT_PERM)
+            in_perm = tuple(perm) if perm is not None else None
+            if arg in outputs_values and out_perm.get(arg) != in_perm:
+                raise _fail(self.func, f"input '{t.name}' is also an output, in another layout (one perm per tensor)")
+            self._activation(arg, t.name, self.func, in_perm if in_perm is not None else out_perm.get(arg))
         for step in self.graph.steps:
             assert step.op is not None
             for t, r in zip(step.outputs, step.op.results, strict=True):

@@ -74,7 +74,10 @@ def plan_inputs(c: Compiled, seed: int) -> tuple[dict[str, np.ndarray], list[np.
 
 
 def interpret(c: Compiled, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    """The interpreter on the compiled IR, each output permuted as the plan's `perm` says."""
+    """The interpreter on the compiled IR, inputs (in the ONNX model's layout) and outputs
+    permuted as the plan's `perm` says: the user's tensor is the IR's transposed by it."""
+    in_perms = [c.plan.tensors[index].perm for index in c.plan.inputs]
+    inputs = [x if perm is None else np.transpose(x, np.argsort(perm)) for x, perm in zip(inputs, in_perms, strict=True)]
     outputs = run_module(c.module, inputs)  # type: ignore[arg-type]
     for i, index in enumerate(c.plan.outputs):
         perm = c.plan.tensors[index].perm
