@@ -26,6 +26,7 @@ from tigris.emit.tgrs import read_plan
 from tigris.emit.tgrs.enums import DType, FileFlag
 from tigris.emit.tgrs.model import PlanFile, QuantParam, Tensor
 from tigris.tools.runtime_build import RUNTIME_DIR, build, library_sources
+from tigris.transforms.normalize.model_layout import permuted_shape, to_model_order, to_user_layout
 
 STAT_NAMES = (
     "stages_normal", "stages_tiled", "stages_chain", "total_tiles", "slow_overflow_count",
@@ -85,7 +86,7 @@ def channels_last(shape: Sequence[int]) -> list[int]:
 def user_shape(tensor: Tensor) -> tuple[int, ...]:
     """The shape the ONNX model declares for a model input or output: the recorded (model
     order) shape, permuted by the tensor's `perm` if it has one."""
-    return tuple(tensor.shape[a] for a in tensor.perm) if tensor.perm is not None else tuple(tensor.shape)
+    return tuple(permuted_shape(tensor.shape, tensor.perm)) if tensor.perm is not None else tuple(tensor.shape)
 
 
 def to_runtime(x: np.ndarray, tensor: Tensor, quant: QuantParam | None) -> bytes:
@@ -96,8 +97,7 @@ def to_runtime(x: np.ndarray, tensor: Tensor, quant: QuantParam | None) -> bytes
         from tigris.dialects.interpreter.kernels_math import quantize_linear
 
         x = quantize_linear(x, np.array(quant.scales[0]), np.array(quant.zero_points[0]), np.dtype(NUMPY_DTYPES[dtype]), 0)
-    if tensor.perm is not None:
-        x = np.transpose(x, np.argsort(tensor.perm))  # the user's x is model_order.transpose(perm)
+    x = to_model_order(x, tensor.perm)
     return np.ascontiguousarray(np.transpose(x.astype(NUMPY_DTYPES[dtype]), channels_last(tensor.shape))).tobytes()
 
 
@@ -109,9 +109,7 @@ def from_runtime(data: bytes, tensor: Tensor, quant: QuantParam | None, dequanti
         from tigris.dialects.interpreter.kernels_math import dequantize_linear
 
         x = dequantize_linear(x, np.array(quant.scales[0]), np.array(quant.zero_points[0]), 0)
-    if tensor.perm is not None:
-        x = np.transpose(x, tensor.perm)
-    return np.ascontiguousarray(x)
+    return np.ascontiguousarray(to_user_layout(x, tensor.perm))
 
 
 def _quant(plan: PlanFile, tensor: Tensor) -> QuantParam | None:

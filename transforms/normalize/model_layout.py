@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, FunctionType, TensorType, i64
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, BlockArgument
@@ -46,6 +47,23 @@ def recorded_perm(attrs: Attribute | None, name: str) -> list[int] | None:
     """`name` (INPUT_PERM / OUTPUT_PERM) in one argument's or result's attribute dictionary."""
     perm = attrs.data.get(name) if isinstance(attrs, DictionaryAttr) else None
     return [int(v) for v in perm.get_values()] if isinstance(perm, DenseArrayBase) else None
+
+
+def recorded_perms(func: FuncOp) -> tuple[list[list[int] | None], list[list[int] | None]]:
+    """The INPUT_PERM of every argument and the OUTPUT_PERM of every result of `func`."""
+    args = func.arg_attrs.data if func.arg_attrs else [None] * len(func.function_type.inputs)
+    results = func.res_attrs.data if func.res_attrs else [None] * len(func.function_type.outputs)
+    return [recorded_perm(a, INPUT_PERM) for a in args], [recorded_perm(r, OUTPUT_PERM) for r in results]
+
+
+def to_model_order(x: np.ndarray, perm: Sequence[int] | None) -> np.ndarray:
+    """A user's tensor (the ONNX model's layout) in the model order of a value with `perm`."""
+    return x if perm is None else np.transpose(x, inverse(perm))
+
+
+def to_user_layout(x: np.ndarray, perm: Sequence[int] | None) -> np.ndarray:
+    """A value in model order as the user gets it: transposed by its `perm`, if any."""
+    return x if perm is None else np.transpose(x, perm)
 
 
 def _with_perm(all_attrs: ArrayAttr[DictionaryAttr] | None, count: int, index: int, name: str,
