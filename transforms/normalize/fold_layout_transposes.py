@@ -41,7 +41,7 @@ from tigris.dialects.shapes import ints, shape_of
 from tigris.dialects.tgr.ops_shape import FlattenOp, ReshapeOp, SqueezeOp, TransposeOp, UnsqueezeOp
 from tigris.transforms.normalize.layout_agnostic import Through, through
 from tigris.transforms.normalize.model_layout import (
-    compose, fold_into_input, fold_into_output, inverse, permuted_shape,
+    compose, fold_into_input, fold_into_output, inverse, permuted_shape, recorded_perms,
 )  # fmt: skip
 from tigris.transforms.rewriting import apply_patterns, carry_name
 
@@ -74,6 +74,12 @@ def _moves_only_unit_axes(shape: tuple[int, ...], perm: list[int]) -> bool:
     return moved == sorted(moved)
 
 
+def _folded(func: FuncOp, arg: BlockArgument) -> bool:
+    """The argument took a transpose already: the one that made it the layout the model
+    computes in. Another transpose meeting it is one of a pair, for SinkTranspose."""
+    return recorded_perms(func)[0][arg.index] is not None
+
+
 class FoldIntoInput(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: TransposeOp, rewriter: PatternRewriter) -> None:
@@ -89,8 +95,10 @@ class FoldIntoInput(RewritePattern):
             steps.append((owner, step))
             value = owner.operands[0]
         func = value.block.parent_op()
-        if not isinstance(func, FuncOp) or not value.has_one_use() or any(isinstance(u.operation, ReturnOp) for u in op.output.uses):
-            return  # a returned input would need two layouts: SinkTranspose records the output's instead
+        if not isinstance(func, FuncOp) or not value.has_one_use() or _folded(func, value):
+            return
+        if any(isinstance(use.operation, ReturnOp) for use in op.output.uses):
+            return  # a returned input would need two layouts: SinkTranspose records the output's
         new_arg = fold_into_input(rewriter, func, value, perm)
         _apply(rewriter, steps[::-1])
         rewriter.replace(op, [], [steps[0][0].results[0] if steps else new_arg])
@@ -143,4 +151,5 @@ class FoldLayoutTransposesPass(ModulePass):
     name = "fold-layout-transposes"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        apply_patterns(op, FoldIntoInput(), SinkTranspose())
+        apply_patterns(op, FoldIntoInput())  # first: the inputs take the layout the convs compute in
+        apply_patterns(op, SinkTranspose())

@@ -68,8 +68,12 @@ def to_user_layout(x: np.ndarray, perm: Sequence[int] | None) -> np.ndarray:
 
 def _with_perm(all_attrs: ArrayAttr[DictionaryAttr] | None, count: int, index: int, name: str,
                perm: list[int]) -> ArrayAttr[DictionaryAttr]:
+    """The attribute dictionaries with `name` = `perm` in entry `index` (none if the identity)."""
     attrs = list(all_attrs.data) if all_attrs is not None else [DictionaryAttr({})] * count
-    attrs[index] = DictionaryAttr({**attrs[index].data, name: DenseArrayBase.from_list(i64, perm)})
+    entry = {k: v for k, v in attrs[index].data.items() if k != name}
+    if perm != sorted(perm):
+        entry[name] = DenseArrayBase.from_list(i64, perm)
+    attrs[index] = DictionaryAttr(entry)
     return ArrayAttr(attrs)
 
 

@@ -197,3 +197,37 @@ func.func @negative_order_matters(%x: tensor<1x3x4x5xf32>, %y: tensor<1x3x4x5xf3
   %s = tgr.softmax %m : (tensor<1x5x3xf32>) -> tensor<1x5x3xf32>
   func.return %f, %s : tensor<1x60xf32>, tensor<1x5x3xf32>
 }
+
+// -----
+
+// The whole tf2onnx path: the input transpose goes into the input first (the argument takes
+// the NCHW layout the model computes in), then the ZeroPadding2D pair cancels. Had the input
+// transpose cancelled with the pair's first transpose instead, the model would compute in
+// NHWC shapes and hand its output back through a transpose: the input takes one transpose,
+// and a composed permutation that is the identity is not recorded.
+// CHECK-LABEL: func.func @input_then_pair
+// CHECK-SAME:      (%[[X:.*]]: tensor<1x3x4x4xf32> {tgr.input_perm = array<i64: 0, 2, 3, 1>}) -> tensor<1x3x5x5xf32>
+// CHECK-NEXT:    %[[R:.*]] = tgr.relu %[[X]] : (tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32>
+// CHECK-NEXT:    %[[P:.*]] = tgr.pad %[[R]] {pads = array<i64: 0, 0, 0, 0, 0, 0, 1, 1>} : (tensor<1x3x4x4xf32>) -> tensor<1x3x5x5xf32>
+// CHECK-NEXT:    func.return %[[P]]
+func.func @input_then_pair(%x: tensor<1x4x4x3xf32>) -> tensor<1x3x5x5xf32> {
+  %t = tgr.transpose %x {perm = array<i64: 0, 3, 1, 2>} : (tensor<1x4x4x3xf32>) -> tensor<1x3x4x4xf32>
+  %r = tgr.relu %t : (tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32>
+  %n = tgr.transpose %r {perm = array<i64: 0, 2, 3, 1>} : (tensor<1x3x4x4xf32>) -> tensor<1x4x4x3xf32>
+  %p = tgr.pad %n {pads = array<i64: 0, 0, 0, 0, 0, 1, 1, 0>} : (tensor<1x4x4x3xf32>) -> tensor<1x5x5x3xf32>
+  %b = tgr.transpose %p {perm = array<i64: 0, 3, 1, 2>} : (tensor<1x5x5x3xf32>) -> tensor<1x3x5x5xf32>
+  func.return %b : tensor<1x3x5x5xf32>
+}
+
+// -----
+
+// A returned transpose of an input folds into the output, not the input: one tensor cannot
+// be given in one layout and handed back in another.
+// CHECK-LABEL: func.func @negative_input_returned
+// CHECK-SAME:      (%[[X:.*]]: tensor<1x4x5x3xf32>) -> (tensor<1x4x5x3xf32> {tgr.output_perm = array<i64: 0, 3, 1, 2>})
+// CHECK-NEXT:    func.return %[[X]]
+// CHECK-NOT:     tgr.input_perm
+func.func @negative_input_returned(%x: tensor<1x4x5x3xf32>) -> tensor<1x3x4x5xf32> {
+  %t = tgr.transpose %x {perm = array<i64: 0, 3, 1, 2>} : (tensor<1x4x5x3xf32>) -> tensor<1x3x4x5xf32>
+  func.return %t : tensor<1x3x4x5xf32>
+}
