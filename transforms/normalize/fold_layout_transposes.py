@@ -39,7 +39,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from tigris.dialects.onnx.ops_tensor import ReshapeOp as OnnxReshapeOp
 from tigris.dialects.shapes import ints, shape_of
 from tigris.dialects.tgr.ops_shape import FlattenOp, ReshapeOp, SqueezeOp, TransposeOp, UnsqueezeOp
-from tigris.transforms.normalize.layout_agnostic import Through, through
+from tigris.transforms.normalize.layout_agnostic import Through, per_axis_quantized, through
 from tigris.transforms.normalize.model_layout import (
     compose, fold_into_input, fold_into_output, inverse, permuted_shape, recorded_perms,
 )  # fmt: skip
@@ -83,6 +83,8 @@ def _folded(func: FuncOp, arg: BlockArgument) -> bool:
 class FoldIntoInput(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: TransposeOp, rewriter: PatternRewriter) -> None:
+        if per_axis_quantized(op.input):
+            return
         perm = _perm(op)
         back = inverse(perm)  # each op of the chain read the new value transposed by this
         steps: list[Step] = []
@@ -107,6 +109,8 @@ class FoldIntoInput(RewritePattern):
 class SinkTranspose(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: TransposeOp, rewriter: PatternRewriter) -> None:
+        if per_axis_quantized(op.input):
+            return
         perm, value, steps = _perm(op), op.output, []
         absorber: Operation | None = None
         while True:  # down the single-use layout-agnostic chain; `value` is y.transpose(perm)

@@ -18,11 +18,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, i64
-from xdsl.ir import Attribute, Operation
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, i64
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from tigris.dialects.onnx.ops_quant import DequantizeLinearOp, QuantizeLinearOp
 from tigris.dialects.shapes import ints, normalize_axis, shape_of
+from tigris.dialects.tgr.attributes import QuantType
 from tigris.dialects.tgr.ops_shape import PadOp, ReduceMeanOp
 from tigris.dialects.tgr.traits import TileCategory, TileKind
 
@@ -32,6 +33,12 @@ Through = tuple[dict[str, Attribute], list[int]]
 
 def _i64s(values: Sequence[int]) -> DenseArrayBase:
     return DenseArrayBase.from_list(i64, list(values))
+
+
+def per_axis_quantized(value: SSAValue) -> bool:
+    """A `!tgr.quant` type with an axis: moving the value's axes would have to move that too."""
+    element = value.type.element_type if isinstance(value.type, TensorType) else None
+    return isinstance(element, QuantType) and element.axis.data >= 0
 
 
 def _pointwise(op: Operation) -> bool:
@@ -70,8 +77,8 @@ def _reduce(op: ReduceMeanOp, perm: Sequence[int]) -> Through:
 def through(op: Operation, perm: Sequence[int]) -> Through | None:
     """How `op`, reading `y.transpose(perm)` as its first operand, reads `y` instead; None if
     its result depends on the layout (or it has several data operands)."""
-    if len(op.results) != 1:
-        return None
+    if len(op.results) != 1 or any(per_axis_quantized(v) for v in (*op.operands[:1], *op.results)):
+        return None  # the axis of a per-axis `!tgr.quant` type would need remapping too
     if isinstance(op, QuantizeLinearOp | DequantizeLinearOp):
         return _quantization(op, perm)
     if isinstance(op, PadOp):

@@ -231,3 +231,16 @@ func.func @negative_input_returned(%x: tensor<1x4x5x3xf32>) -> tensor<1x3x4x5xf3
   %t = tgr.transpose %x {perm = array<i64: 0, 3, 1, 2>} : (tensor<1x4x5x3xf32>) -> tensor<1x3x4x5xf32>
   func.return %t : tensor<1x3x4x5xf32>
 }
+
+// -----
+
+// A per-axis quantized activation (channel scales along axis 3 of the transposed value): its
+// type's axis would need remapping too, which the pass does not do: the transpose stays.
+// CHECK-LABEL: func.func @negative_per_axis_type
+// CHECK:         tgr.transpose
+// CHECK-NEXT:    tgr.relu
+func.func @negative_per_axis_type(%x: tensor<1x2x3x3x!tgr.quant<i8:1, {0.5:0, 0.25:0}>>) -> tensor<1x3x3x2x!tgr.quant<i8:3, {0.5:0, 0.25:0}>> {
+  %t = tgr.transpose %x {perm = array<i64: 0, 2, 3, 1>} : (tensor<1x2x3x3x!tgr.quant<i8:1, {0.5:0, 0.25:0}>>) -> tensor<1x3x3x2x!tgr.quant<i8:3, {0.5:0, 0.25:0}>>
+  %r = tgr.relu %t : (tensor<1x3x3x2x!tgr.quant<i8:3, {0.5:0, 0.25:0}>>) -> tensor<1x3x3x2x!tgr.quant<i8:3, {0.5:0, 0.25:0}>>
+  func.return %r : tensor<1x3x3x2x!tgr.quant<i8:3, {0.5:0, 0.25:0}>>
+}
