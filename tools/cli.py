@@ -1,7 +1,7 @@
 """`tigris`: the user-facing driver: analyze, compile, run, inspect.
 
 It holds no compiler logic: each subcommand parses its flags, calls the pipeline or
-report function that does the work (`tigris.emit.report.analyze`) and prints the
+report function that does the work (`tigris.tools.report.analyze`) and prints the
 result. A mistake the user can make (missing file, bad size, unsupported op) prints
 one `error: ...` line on stderr and exits 1; argparse's own usage errors exit 2.
 Heavy imports (xDSL, onnx) wait until a subcommand runs, so `--help` stays fast.
@@ -240,8 +240,8 @@ def run_analyze(args: argparse.Namespace) -> str:
     from pathlib import Path
 
     from tigris.dialects.onnx.importer import parse_input_shapes
-    from tigris.emit.report import render_text, to_json
-    from tigris.emit.report.analysis import analyze_module, normalized_module
+    from tigris.tools.report import render_text, to_json
+    from tigris.tools.report.analysis import analyze_module, normalized_module
     from tigris.tools.budgets import parse_align, parse_memory, parse_size
     from tigris.tools.progress import Progress
     from tigris.transforms.plan.passes import DEFAULT_ALIGN
@@ -255,7 +255,7 @@ def run_analyze(args: argparse.Namespace) -> str:
     progress.phase("plan")
     report = analyze_module(module, str(args.model), fast, slow_budget=slow, flash_budget=flash, align=align)
     if figures:
-        from tigris.emit.report.memory_profile import memory_profile
+        from tigris.tools.report.memory_profile import memory_profile
 
         profile = memory_profile(module, Path(args.model).name, fast, align)
         for flag, path, draw in figures:
@@ -271,7 +271,7 @@ def _figures(args: argparse.Namespace) -> list[tuple[str, str, Callable[..., Non
     wanted = [(flag, path) for flag, path in (("--plot", args.plot), ("--plot-tiles", args.plot_tiles)) if path]
     if not wanted:
         return []
-    from tigris.emit.report.plot import MatplotlibMissing, check_path, plot_memory, plot_tiles, require_matplotlib
+    from tigris.tools.report.plot import MatplotlibMissing, check_path, plot_memory, plot_tiles, require_matplotlib
 
     for flag, path in wanted:
         check_path(path, flag)
@@ -305,9 +305,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 1
     except (DiagnosticException, BudgetError) as e:
-        from tigris.tools.tigris_opt import _headline
+        from tigris.tools.tigris_opt import headline
 
-        print(f"error: {_headline(e)}", file=sys.stderr)
+        print(f"error: {headline(e)}", file=sys.stderr)
         return 1
     sys.stdout.write(text)
     return 0

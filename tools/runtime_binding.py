@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tigris.dialects.tgr.record_fields import channels_last_order
 from tigris.emit.tgrs import read_plan
 from tigris.emit.tgrs.enums import DType, FileFlag
 from tigris.emit.tgrs.model import PlanFile, QuantParam, Tensor
@@ -79,8 +80,7 @@ def host_library() -> ctypes.CDLL:
 
 def channels_last(shape: Sequence[int]) -> list[int]:
     """The axis order a tensor of recorded `shape` is stored in: [N, d1.., C] for rank >= 3."""
-    rank = len(shape)
-    return [0, *range(2, rank), 1] if rank >= 3 else list(range(rank))
+    return channels_last_order(len(shape))
 
 
 def user_shape(tensor: Tensor) -> tuple[int, ...]:
