@@ -23,8 +23,8 @@ from end_to_end import normalized, run_once  # test/support
 from keras_models import float_nodes  # test/models
 from quantize import quantize_int8  # test/models
 from tigris.dialects.tgr.ops_shape import TransposeOp
-from tigris.emit.report import analyze_module
-from tigris.emit.report.analysis import Verdict
+from tigris.tools.report import analyze_module
+from tigris.tools.report.analysis import Verdict
 from tigris.emit.tgrs import read_plan
 from tigris.emit.tgrs.enums import OpType
 from tigris.tools.cli import compile_bytes, main
