@@ -147,6 +147,13 @@ class TigrisOptMain(xDSLOptMain):
     def prepare_output(self) -> IO[str]:
         """`-t tgrs` writes its binary file itself (emit/tgrs/target.py): `-o FILE` names it
         (the target's `file` option) and no text is written anywhere."""
+        if self.args.output_file is not None:
+            from tigris.tools.user_paths import UserPathError, check_output
+
+            try:
+                check_output(self.args.output_file, "-o")
+            except UserPathError as e:
+                raise UsageError(str(e)) from None
         spec = parse_spec(self.args.target)
         if spec.name != "tgrs":
             return super().prepare_output()
@@ -230,14 +237,27 @@ class TigrisOptMain(xDSLOptMain):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run tigris-opt; user errors print `error: ...` on stderr and return 1."""
+    """Run tigris-opt; user errors print `error: ...` on stderr and return 1 (argparse's
+    usage errors too, after their usage text)."""
+    opt = None
     try:
-        TigrisOptMain(args=argv).run()
+        opt = TigrisOptMain(args=argv)
+        opt.run()
+    except SystemExit as e:
+        from tigris.tools.cli import exit_status
+
+        return exit_status(e)
     except ParseError as e:
         print(str(e).rstrip(), file=sys.stderr)
         return 1
     except (DiagnosticException, UsageError) as e:
         print(f"error: {headline(e)}", file=sys.stderr)
+        return 1
+    except OSError as e:  # writing -o failed (a full device): the input was read before
+        from tigris.tools.user_paths import cannot_write
+
+        path = e.filename or (opt.args.output_file if opt is not None else None) or "-"
+        print(f"error: {cannot_write(str(path), '-o', e)}", file=sys.stderr)
         return 1
     return 0
 

@@ -353,7 +353,9 @@ def test_user_errors_are_one_line(relu3: Path, tmp_path: Path, capsys: pytest.Ca
     assert bad_flash == "error: bad -f value '0': a size must be at least 1 byte"
     assert one_error(capsys, [model, "-m", "64K", "--align", "24"]).startswith("error: bad --align value '24'")
     missing = str(tmp_path / "nope.onnx")
-    assert one_error(capsys, [missing, "-m", "64K"]) == f"error: cannot open '{missing}': no such file"
+    assert one_error(capsys, [missing, "-m", "64K"]) == (
+        f"error: cannot open '{missing}': no such file; name the model file (.onnx or .onnxtxt)"
+    )
     garbage = tmp_path / "garbage.onnx"
     garbage.write_bytes(b"\xff\x00not a model")
     assert "is not a valid ONNX model" in one_error(capsys, [str(garbage), "-m", "64K"])
