@@ -17,6 +17,7 @@ NORMALIZE = (
     "convert-onnx-to-tgr",
     # the thirteen passes of spec/pipeline.md section 2, in its order
     "fold-constants",
+    "fold-layout-transposes",  # ours: TensorFlow models' layout transposes; before fold-qdq crosses QDQ
     "fold-qdq",
     "fold-batchnorm",
     "decompose-silu",
@@ -47,7 +48,8 @@ def run_passes(names: tuple[str, ...], ctx: Context, module: ModuleOp) -> None:
 
 @dataclass(frozen=True)
 class TigrisNormalizePass(ModulePass):
-    """convert-onnx-to-tgr, the thirteen normalizations, convert-plugin-ops, then check-legal."""
+    """convert-onnx-to-tgr, the thirteen normalizations (with fold-layout-transposes before
+    fold-qdq), convert-plugin-ops, then check-legal."""
 
     name = "tigris-normalize"
 
