@@ -34,6 +34,23 @@ int tigris_host_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_
     return tigris_ref_kernel(plan, op, op_index, mem, user_ctx);
 }
 
+/* The first kernel failure of a run, so the error line can name the op. */
+typedef struct {
+    int code;
+    uint16_t op_index;
+} host_failure_t;
+
+static int recording_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                            void *user_ctx) {
+    host_failure_t *failure = (host_failure_t *)user_ctx;
+    int rc = tigris_host_kernel(plan, op, op_index, mem, NULL);
+    if (rc != 0 && failure->code == 0) {
+        failure->code = rc;
+        failure->op_index = op_index;
+    }
+    return rc;
+}
+
 static uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1u) / a * a; }
 
 uint32_t tigris_host_fast_size(const tigris_plan_t *plan) {
@@ -113,6 +130,8 @@ int tigris_host_run(const uint8_t *plan_bytes, uint32_t plan_len, const uint8_t 
     tigris_error_t lerr;
     tigris_mem_error_t merr;
     tigris_exec_error_t xerr;
+    host_failure_t failure = {0, 0};
+    char detail[160];
     uint8_t *plan_buf;
     uint16_t i;
     uint32_t pos = 0;
@@ -147,7 +166,12 @@ int tigris_host_run(const uint8_t *plan_bytes, uint32_t plan_len, const uint8_t 
         memcpy(b.tensor_ptrs[t], inputs + pos, size);
         pos += size;
     }
-    xerr = tigris_run(&plan, b.mem, tigris_host_kernel, NULL, &run_stats);
+    xerr = tigris_run(&plan, b.mem, recording_kernel, &failure, &run_stats);
+    if (xerr == TIGRIS_EXEC_ERR_KERNEL && failure.code != 0) {
+        snprintf(detail, sizeof(detail), "op '%s': %s", tigris_op_name(&plan, &plan.ops[failure.op_index]),
+                 tigris_kernel_error_str(failure.code));
+        return fail(err, err_len, &b, "run failed", detail);
+    }
     if (xerr != TIGRIS_EXEC_OK) return fail(err, err_len, &b, "run failed", tigris_exec_error_str(xerr));
     pos = 0;
     for (i = 0; i < plan.num_model_outputs; i++) {

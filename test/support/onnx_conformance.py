@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import time
 import traceback
 from dataclasses import dataclass
@@ -60,6 +61,8 @@ class Outcome:
     """ERROR: the error line (without `error: `); WRONG: what differs; CRASH: the traceback."""
     compile_seconds: float = 0.0
     run_seconds: float = 0.0
+    warnings: tuple[str, ...] = ()
+    """The `warning:` lines `tigris compile` printed."""
 
 
 def cases() -> list[Case]:
@@ -146,10 +149,12 @@ def run_case(case: Case, workdir: Path) -> Outcome:
     """Compile the case's model, run every data set through the plan, compare."""
     plan = workdir / f"{case.name}.tgrs"
     start = time.perf_counter()
-    refused = _refusal(*_cli(["compile", str(case.model), "-m", BUDGET, "-o", str(plan)]))
+    status, stderr, trace = _cli(["compile", str(case.model), "-m", BUDGET, "-o", str(plan)])
     compiled = time.perf_counter()
+    warnings = tuple(line for line in stderr.splitlines() if line.startswith("warning: "))
+    refused = _refusal(status, stderr, trace)
     if refused is not None:
-        return Outcome(refused.status, refused.detail, compiled - start)
+        return Outcome(refused.status, refused.detail, compiled - start, 0.0, warnings)
     for index, (inputs, expected) in enumerate(data_sets(case)):
         argv = ["run", str(plan)]
         for i, x in enumerate(inputs):
@@ -159,12 +164,23 @@ def run_case(case: Case, workdir: Path) -> Outcome:
             argv += ["--output", str(workdir / f"out{index}_{i}.npy")]
         refused = _refusal(*_cli(argv))
         if refused is not None:
-            return Outcome(refused.status, refused.detail, compiled - start, time.perf_counter() - compiled)
+            return Outcome(refused.status, refused.detail, compiled - start, time.perf_counter() - compiled, warnings)
         got = [np.load(workdir / f"out{index}_{i}.npy") for i in range(len(expected))]
         wrong = mismatch(got, expected, case)
         if wrong:
-            return Outcome(WRONG, f"data set {index}: {wrong}", compiled - start, time.perf_counter() - compiled)
-    return Outcome(PASS, "", compiled - start, time.perf_counter() - compiled)
+            return Outcome(WRONG, f"data set {index}: {wrong}", compiled - start, time.perf_counter() - compiled,
+                           warnings)  # fmt: skip
+    return Outcome(PASS, "", compiled - start, time.perf_counter() - compiled, warnings)
+
+
+def float_kinds(case: Case) -> set[str]:
+    """'float64' / 'float16' if the model's inputs, outputs or initializers hold them (what the
+    compiler's one warning line names)."""
+    model = onnx.load(str(case.model), load_external_data=False)
+    graph = model.graph
+    types = {v.type.tensor_type.elem_type for v in [*graph.input, *graph.output]}
+    types |= {t.data_type for t in graph.initializer}
+    return {name for number, name in ((11, "float64"), (10, "float16")) if number in types}
 
 
 def mismatch(got: list[np.ndarray], expected: list[np.ndarray], case: Case) -> str:
@@ -192,3 +208,32 @@ def mismatch(got: list[np.ndarray], expected: list[np.ndarray], case: Case) -> s
         if not np.all(err <= bound):  # a NaN error (NaN or inf on one side only) fails too
             return f"output {i} is off by up to {float(np.nanmax(err)):.3g} (bound {float(bound.max()):.3g})"
     return ""
+
+
+def main() -> None:
+    """`python test/support/onnx_conformance.py [SUBSTRING...]`: every case (or those whose id
+    contains a SUBSTRING), one line each, then the counts and the refusals grouped by reason."""
+    import sys
+    import tempfile
+    from collections import defaultdict
+
+    chosen = [c for c in cases() if not sys.argv[1:] or any(s in c.id for s in sys.argv[1:])]
+    by_status: dict[str, list[str]] = defaultdict(list)
+    by_reason: dict[str, list[str]] = defaultdict(list)
+    total = time.perf_counter()
+    for case in chosen:
+        with tempfile.TemporaryDirectory() as folder:
+            outcome = run_case(case, Path(folder))
+        detail = outcome.detail.strip().splitlines()[-1] if outcome.detail else ""
+        print(f"{case.id:70} {outcome.status:6} {outcome.compile_seconds:6.2f}s {outcome.run_seconds:6.2f}s {detail}")
+        by_status[outcome.status].append(case.id)
+        if outcome.status == ERROR:
+            by_reason[re.sub(r"'[^']*'", "'...'", detail)].append(case.name)
+    print(f"\n{len(chosen)} cases in {time.perf_counter() - total:.1f}s: "
+          + ", ".join(f"{len(ids)} {status}" for status, ids in sorted(by_status.items())))
+    for reason, names in sorted(by_reason.items(), key=lambda item: -len(item[1])):
+        print(f"{len(names):3}  {reason}: {', '.join(names)}")
+
+
+if __name__ == "__main__":
+    main()
