@@ -122,7 +122,7 @@ def _tensor(path: Path) -> np.ndarray:
     return numpy_helper.to_array(tensor)
 
 
-def _cli(argv: list[str]) -> tuple[int | None, str, str]:
+def run_cli(argv: list[str]) -> tuple[int | None, str, str]:
     """`tigris ARGV` in-process: (exit status or None if an exception escaped, stderr, traceback)."""
     from tigris.tools.cli import main
 
@@ -149,7 +149,7 @@ def run_case(case: Case, workdir: Path) -> Outcome:
     """Compile the case's model, run every data set through the plan, compare."""
     plan = workdir / f"{case.name}.tgrs"
     start = time.perf_counter()
-    status, stderr, trace = _cli(["compile", str(case.model), "-m", BUDGET, "-o", str(plan)])
+    status, stderr, trace = run_cli(["compile", str(case.model), "-m", BUDGET, "-o", str(plan)])
     compiled = time.perf_counter()
     warnings = tuple(line for line in stderr.splitlines() if line.startswith("warning: "))
     refused = _refusal(status, stderr, trace)
@@ -162,7 +162,7 @@ def run_case(case: Case, workdir: Path) -> Outcome:
             argv += ["--input", str(workdir / f"in{index}_{i}.npy")]
         for i in range(len(expected)):
             argv += ["--output", str(workdir / f"out{index}_{i}.npy")]
-        refused = _refusal(*_cli(argv))
+        refused = _refusal(*run_cli(argv))
         if refused is not None:
             return Outcome(refused.status, refused.detail, compiled - start, time.perf_counter() - compiled, warnings)
         got = [np.load(workdir / f"out{index}_{i}.npy") for i in range(len(expected))]

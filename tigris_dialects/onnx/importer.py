@@ -49,6 +49,7 @@ from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import InterpretationError, VerifyException
 
+from tigris.dialects.constants import constant_array
 from tigris.dialects.onnx.dialect import OPS_BY_TYPE
 from tigris.dialects.onnx.element_types import element_type
 from tigris.dialects.onnx.errors import OnnxImportError
@@ -58,7 +59,7 @@ from tigris.dialects.onnx.ops_nn import SoftmaxOp
 from tigris.dialects.onnx.ops_quant import GenericOp
 from tigris.dialects.onnx.ops_tensor import ReshapeOp
 from tigris.dialects.syntax import group_results
-from tigris.dialects.tgr.weight import WeightOp, make_weight, weight_value
+from tigris.dialects.tgr.weight import make_weight, weight_value
 
 MIN_OPSET = 7
 """The oldest opset the `onnx` dialect is written for; older models are converted to it."""
@@ -438,10 +439,8 @@ class _GraphImporter:
         if value in self.constants:
             return self.constants[value]
         owner = value.owner
-        result: np.ndarray | None = None
-        if isinstance(owner, WeightOp):
-            result = owner.array()
-        elif isinstance(owner, Operation) and all(_elements(r.type) <= FOLD_LIMIT for r in owner.results):
+        result = constant_array(value)
+        if result is None and isinstance(owner, Operation) and all(_elements(r.type) <= FOLD_LIMIT for r in owner.results):
             args = compile_time_args(owner, self._constant)
             if args is not None:
                 try:
@@ -465,7 +464,8 @@ class _GraphImporter:
         runtime = [n for n in node.input if n and n in self.values and self._constant(self.values[n]) is None]
         if not runtime:
             return f"the shape of output '{out}' cannot be inferred; static shapes are required"
-        shown = ", ".join(f"'{n}'" for n in runtime)
+        integers = [n for n in runtime if isinstance(self.types[n].element_type, IntegerType)]
+        shown = ", ".join(f"'{n}'" for n in integers or runtime)  # shapes, sizes, counts are integers
         return (
             f"the shape of output '{out}' depends on the values of {shown}, known only at run time; "
             "TiGrIS needs static shapes (make them constants, or fix input dims with --input-shape NAME:DxD...)"
