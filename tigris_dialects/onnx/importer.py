@@ -420,6 +420,8 @@ class _GraphImporter:
             return
         data: dict[str, onnx.TensorProto] = {}
         for name in names:
+            if _elements(self.values[name].type) > FOLD_LIMIT:
+                continue  # a weight: inference reads values of shape-like inputs only
             if name in self.initializers:
                 data[name] = self.initializers[name]
             elif (value := self._constant(self.values[name])) is not None:
