@@ -5,7 +5,7 @@ against onnxruntime on models built with onnx.helper.
   input, a constant output, an output returned twice, a Dropout mask) compile to a plan that
   runs (materialize-outputs gives each output its own op);
 - shapes computed from constants by ops ONNX's data propagation does not follow;
-- a float64 model runs in float32 with one warning line.
+- a float64 or float16 model runs in float32 with one warning line.
 """
 
 from __future__ import annotations
@@ -116,14 +116,18 @@ def test_shapes_computed_from_constants(tmp_path: Path) -> None:
     assert_same(got, want)
 
 
-def test_float64_model_runs_in_float32_said_once(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("elem", "dtype", "kind", "rtol"), [
+    (TensorProto.DOUBLE, np.float64, "float64", 1e-6),
+    (TensorProto.FLOAT16, np.float16, "float16", 2e-3),  # onnxruntime rounds each op's result to float16
+])  # fmt: skip
+def test_wide_or_half_floats_run_in_float32_said_once(elem: int, dtype: type, kind: str, rtol: float, tmp_path: Path) -> None:
     n = helper.make_node
-    nodes = [n("Mul", ["x", "c"], ["m"]), n("Add", ["m", "b"], ["a"]), n("Sigmoid", ["a"], ["y"])]
-    constants = {"c": np.asarray(2.0), "b": np.asarray([0.5, 1.5, -2.0, 0.25])}
-    m = model(nodes, {"x": (TensorProto.DOUBLE, [3, 4])}, ["y"], constants)
-    feeds = {"x": RNG.standard_normal((3, 4))}
+    nodes = [n("Mul", ["x", "c"], ["m"]), n("Add", ["m", "b"], ["y"])]
+    constants = {"c": np.asarray(2.0, dtype), "b": np.asarray([0.5, 1.5, -2.0, 0.25], dtype)}
+    m = model(nodes, {"x": (elem, [3, 4])}, ["y"], constants)
+    feeds = {"x": RNG.standard_normal((3, 4)).astype(dtype)}
     got, stderr = compile_and_run(m, feeds, tmp_path)
-    assert stderr.count("warning:") == 1 and "float64 tensors; TiGrIS computes them in float32" in stderr
+    assert stderr.count("warning:") == 1 and f"{kind} tensors; TiGrIS computes them in float32" in stderr
     (want,) = ort_helpers.run_onnxruntime(m, feeds)
-    assert got[0].dtype == np.float32 and want.dtype == np.float64
-    np.testing.assert_allclose(got[0], want, rtol=1e-6, atol=1e-6)
+    assert got[0].dtype == np.float32 and want.dtype == dtype
+    np.testing.assert_allclose(got[0], want.astype(np.float32), rtol=rtol, atol=1e-6)
