@@ -30,7 +30,7 @@ from pathlib import Path
 from densenet import build_densenet, conv_count
 from zoo_models import build_models, model_keys
 
-from tigris.emit.report.text import size, table
+from tigris.tools.report.text import size, table
 from tigris.tools.budgets import parse_size
 from tigris.tools.timing import Timer, Timing, loaded_pass_classes
 from tigris.transforms import get_all_passes

@@ -10,7 +10,7 @@ twice), halo recompute as a share of the model's MACs, and the minimum budget.
 
 Why: a planner change can be correct (the tests pass) and still plan worse, more
 stages, more traffic, more recompute; this table is how to see that. Every figure is
-the one `tigris analyze --json` prints (emit/report), nothing is recomputed here. Prints
+the one `tigris analyze --json` prints (tools/report), nothing is recomputed here. Prints
 a table and writes `plan_quality.json` into --out (default bench/results/, not tracked).
 """
 
@@ -25,9 +25,9 @@ from typing import Any
 
 from zoo_models import build_models, model_keys
 
-from tigris.emit.report import analyze_module, to_dict
-from tigris.emit.report.analysis import normalized_module
-from tigris.emit.report.text import size, table
+from tigris.tools.report import analyze_module, to_dict
+from tigris.tools.report.analysis import normalized_module
+from tigris.tools.report.text import size, table
 from tigris.tools.budgets import parse_size
 from tigris.transforms.plan.passes import DEFAULT_ALIGN
 

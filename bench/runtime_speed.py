@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 from zoo_models import build_models, model_keys
 
-from tigris.emit.report.text import table
+from tigris.tools.report.text import table
 from tigris.emit.tgrs import read_plan
 from tigris.tools.budgets import parse_size
 from tigris.tools.cli import compile_bytes

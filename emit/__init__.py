@@ -1,6 +1,7 @@
-"""Back end: the `.tgrs` format (records, writer, reader), reports and plots.
+"""Back end: the `.tgrs` format (records, writer, reader) and the `-t` targets.
 
-`get_all_targets` is the one registry of `-t` targets.
+`get_all_targets` is the one registry of `-t` targets: the `xdsl.universe` entry point
+(tools/universe.py) hands it to every xDSL driver, `xdsl-opt` and `tigris-opt` alike.
 """
 
 from collections.abc import Callable
@@ -8,7 +9,13 @@ from collections.abc import Callable
 from xdsl.utils.target import Target
 
 
+def _tgrs() -> type[Target]:
+    from tigris.emit.tgrs.target import TgrsTarget
+
+    return TgrsTarget
+
+
 def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
-    """Text targets for any xDSL driver. The binary `tgrs` target (tgrs/target.py) is
-    registered by tigris-opt alone, the one driver that writes a target's output as bytes."""
-    return {}
+    """Target name -> factory of the `Target` class, imported on first use. `tgrs` writes a
+    binary file through its `file` option (tgrs/target.py), so it works under any driver."""
+    return {"tgrs": _tgrs}

@@ -11,7 +11,8 @@ module holding each `TigrisPlugin`. The core reads them here and nowhere else:
 point) add `dialects` and `passes`; the `convert-plugin-ops` pass of tigris-normalize runs
 `normalize_patterns`; `make_interpreter` registers `interpreter_functions`; the host
 runtime that `tigris run` builds compiles `runtime_sources` and tries `runtime_kernel`
-before the reference kernels.
+before the reference kernels. `EXTENSION_OP_TYPES`, the op types a plugin's ops may declare,
+is re-exported from the one definition of the runtime's op codes (`tgr/runtime_enums.py`).
 
 A plugin that cannot be loaded, or whose part fails when first used, raises `PluginError`
 naming the plugin: one line on the command line, not a traceback.
@@ -29,6 +30,13 @@ from typing import TYPE_CHECKING, Any
 from typing_extensions import TypeVar
 from xdsl.utils.exceptions import DiagnosticException
 
+from tigris.dialects.tgr.runtime_enums import EXTENSION_OP_TYPES
+
+__all__ = [
+    "ENTRY_POINT_GROUP", "EXTENSION_OP_TYPES", "PluginError", "TigrisPlugin", "installed_plugins",
+    "interpreter_functions", "normalize_patterns", "plugin_dialects", "plugin_passes", "runtime_parts",
+]  # fmt: skip
+
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
@@ -38,8 +46,6 @@ if TYPE_CHECKING:
     from xdsl.pattern_rewriter import RewritePattern
 
 ENTRY_POINT_GROUP = "tigris.plugins"
-EXTENSION_OP_TYPES = range(128, 255)
-"""The runtime op types (`RuntimeOp`) a plugin's ops may use: tigris.h's TIGRIS_OP_CUSTOM_FIRST..LAST."""
 _C_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 T = TypeVar("T")
 

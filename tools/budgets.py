@@ -3,14 +3,20 @@
 Units are binary, as MCU datasheets and spec/memory-model.md's `-m 256K` use them:
 K = KB = KiB = 1024 bytes, M = MB = MiB = 1024 K, G likewise, any letter case; no
 unit (or `B`) is bytes. A fraction is accepted when it names whole bytes (`0.5M` =
-524288, `1.5K` = 1536; `0.3K` is refused). Zero, signs, exponents, spaces and
-anything else are refused with one message naming the flag and the value.
+524288, `1.5K` = 1536; `0.3K` is refused). Zero, signs, exponents, spaces, sizes above
+`MAX_SIZE` and anything else are refused with one message naming the flag and the value.
 """
 
 from __future__ import annotations
 
 import re
 from decimal import Decimal
+
+from tigris.emit.tgrs.layout import CTYPES
+
+MAX_SIZE: int = CTYPES["uint32_t"][3]  # type: ignore[assignment]
+"""The largest size a plan and the runtime can address: the `.tgrs` sizes, peaks and budgets
+and the runtime's arena sizes are `uint32_t` (4 GiB - 1 bytes)."""
 
 _UNITS = {"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
 _SIZE = re.compile(r"(\d+(?:\.\d+)?)([kmg](?:i?b)?|b)?", re.IGNORECASE | re.ASCII)
@@ -32,6 +38,10 @@ def _bytes(text: str) -> int:
         raise ValueError(f"that is {value.normalize():f} bytes, not a whole number")
     if value < 1:
         raise ValueError("a size must be at least 1 byte")
+    if value > MAX_SIZE:
+        raise ValueError(
+            f"{value:f} bytes is more than a plan and the runtime can address; use at most {MAX_SIZE} (4 GiB - 1)"
+        )
     return int(value)
 
 

@@ -1,9 +1,16 @@
 """`tigris`: the user-facing driver: analyze, compile, run, inspect.
 
 It holds no compiler logic: each subcommand parses its flags, calls the pipeline or
-report function that does the work (`tigris.emit.report.analyze`) and prints the
+<<<<<<< HEAD
+report function that does the work (`tigris.tools.report.analyze`) and prints the
 result. A mistake the user can make (missing file, bad size, unsupported op) prints
 one `error: ...` line on stderr and exits 1; argparse's own usage errors exit 2.
+=======
+report function that does the work (`tigris.emit.report.analyze`) and prints the
+result. A mistake the user can make (missing file, bad size, unsupported op, a misused
+flag) prints one `error: ...` line on stderr and exits 1 (argparse's usage errors keep
+their usage text, but exit 1 too: `exit_status`).
+>>>>>>> g7
 Heavy imports (xDSL, onnx) wait until a subcommand runs, so `--help` stays fast.
 """
 
@@ -149,16 +156,16 @@ def compile_bytes(
 
 
 def run_compile(args: argparse.Namespace) -> str:
-    from pathlib import Path
-
     from tigris.dialects.onnx.importer import parse_input_shapes
     from tigris.tools.budgets import BudgetError, parse_align, parse_memory, parse_size
+    from tigris.tools.user_paths import check_output, write_output
 
     fast, _ = parse_memory(args.memory, "-m")
     flash = parse_size(args.flash, "-f") if args.flash is not None else None
     align = parse_align(args.align) if args.align is not None else 32
     if args.xip and args.compress == "lz4":
         raise BudgetError("--xip and -c lz4 exclude each other: XIP weights are read in place")
+    check_output(args.output, "-o")  # before the compile, not after
     from tigris.tools.progress import Progress
 
     progress = Progress("tigris compile", 3)
@@ -167,7 +174,7 @@ def run_compile(args: argparse.Namespace) -> str:
     progress.done()
     if flash is not None and len(data) > flash:
         raise BudgetError(f"the plan is {len(data)} bytes, {len(data) - flash} bytes more than the flash (-f {flash} bytes)")
-    Path(args.output).write_bytes(data)
+    write_output(args.output, data, "-o")
     return f"wrote {args.output}: {len(data)} bytes\n"
 
 
@@ -206,14 +213,10 @@ def inspect_facts(data: bytes) -> dict:
 
 def run_inspect(args: argparse.Namespace) -> str:
     import json
-    from pathlib import Path
 
-    from tigris.tools.budgets import BudgetError
+    from tigris.tools.user_paths import read_plan_path
 
-    try:
-        data = Path(args.plan).read_bytes()
-    except OSError as e:
-        raise BudgetError(f"cannot read {args.plan}: {e.strerror}") from None
+    data, _ = read_plan_path(args.plan)
     facts = inspect_facts(data)
     if args.json:
         return json.dumps(facts, indent=2) + "\n"
@@ -240,8 +243,8 @@ def run_analyze(args: argparse.Namespace) -> str:
     from pathlib import Path
 
     from tigris.dialects.onnx.importer import parse_input_shapes
-    from tigris.emit.report import render_text, to_json
-    from tigris.emit.report.analysis import analyze_module, normalized_module
+    from tigris.tools.report import render_text, to_json
+    from tigris.tools.report.analysis import analyze_module, normalized_module
     from tigris.tools.budgets import parse_align, parse_memory, parse_size
     from tigris.tools.progress import Progress
     from tigris.transforms.plan.passes import DEFAULT_ALIGN
@@ -255,7 +258,7 @@ def run_analyze(args: argparse.Namespace) -> str:
     progress.phase("plan")
     report = analyze_module(module, str(args.model), fast, slow_budget=slow, flash_budget=flash, align=align)
     if figures:
-        from tigris.emit.report.memory_profile import memory_profile
+        from tigris.tools.report.memory_profile import memory_profile
 
         profile = memory_profile(module, Path(args.model).name, fast, align)
         for flag, path, draw in figures:
@@ -266,27 +269,38 @@ def run_analyze(args: argparse.Namespace) -> str:
 
 
 def _figures(args: argparse.Namespace) -> list[tuple[str, str, Callable[..., None]]]:
-    """The figures asked for, checked before any work: a bad file type is an `error:`
-    line (exit 1); without matplotlib, one line saying how to get it (exit 2, a usage error)."""
+    """The figures asked for, checked before any work: a bad file type, or no matplotlib
+    (the line says how to get it), is an `error:` line (exit 1)."""
     wanted = [(flag, path) for flag, path in (("--plot", args.plot), ("--plot-tiles", args.plot_tiles)) if path]
     if not wanted:
         return []
-    from tigris.emit.report.plot import MatplotlibMissing, check_path, plot_memory, plot_tiles, require_matplotlib
+    from tigris.tools.report.plot import MatplotlibMissing, check_path, plot_memory, plot_tiles, require_matplotlib
 
     for flag, path in wanted:
         check_path(path, flag)
     try:
         require_matplotlib()
     except MatplotlibMissing:
-        print(f"error: {wanted[0][0]} needs matplotlib: pip install 'tigris[plot]'", file=sys.stderr)
-        raise SystemExit(2) from None
+        from tigris.tools.budgets import BudgetError
+
+        raise BudgetError(f"{wanted[0][0]} needs matplotlib: pip install 'tigris[plot]'") from None
     draw = {"--plot": plot_memory, "--plot-tiles": plot_tiles}
     return [(flag, path, draw[flag]) for flag, path in wanted]
 
 
+def exit_status(e: SystemExit) -> int:
+    """argparse exits 2 after printing its usage and `error:` line; every user error of
+    `tigris` and `tigris-opt` exits 1, so that one does too (`--help` and `--version` exit 0)."""
+    code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    return 1 if code == 2 else code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:
+        return exit_status(e)
     if args.command not in ("analyze", "compile", "inspect", "run"):
         parser.print_help()
         return 0
@@ -305,9 +319,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 1
     except (DiagnosticException, BudgetError) as e:
-        from tigris.tools.tigris_opt import _headline
+        from tigris.tools.tigris_opt import headline
 
-        print(f"error: {_headline(e)}", file=sys.stderr)
+        print(f"error: {headline(e)}", file=sys.stderr)
         return 1
     sys.stdout.write(text)
     return 0

@@ -47,6 +47,8 @@ def _inputs(args: argparse.Namespace, plan_inputs: list[tuple[str, tuple[int, ..
             arrays.append(np.load(path))
         except (OSError, ValueError) as e:
             raise BudgetError(f"cannot read input '{path}': {e}") from None
+        if arrays[-1].dtype.kind not in "biuf":  # complex, strings, objects: no value to cast
+            raise BudgetError(f"input '{path}' holds {arrays[-1].dtype} values: give a float or integer array")
     return arrays
 
 
@@ -60,32 +62,35 @@ def _summary(name: str, y) -> str:  # noqa: ANN001 - numpy array
 
 
 def run_run(args: argparse.Namespace) -> str:
-    from pathlib import Path
+    import io
 
     import numpy as np
 
-    from tigris.emit.tgrs import read_plan
     from tigris.tools.budgets import BudgetError, parse_memory
     from tigris.tools.runtime_binding import RunError, run_plan
+    from tigris.tools.runtime_build import RuntimeBuildError
+    from tigris.tools.user_paths import check_output, read_plan_path, write_output
 
-    try:
-        data = Path(args.plan).read_bytes()
-    except OSError as e:
-        raise BudgetError(f"cannot read {args.plan}: {e.strerror}") from None
-    plan = read_plan(data)
+    data, plan = read_plan_path(args.plan)
     fast, slow = parse_memory(args.memory, "-m") if args.memory else (0, None)
     if args.output and len(args.output) != len(plan.outputs):
         raise BudgetError(f"the plan has {len(plan.outputs)} outputs, --output gave {len(args.output)}")
+    for path in args.output:
+        check_output(path, "--output")
     inputs = _inputs(args, [(plan.tensors[t].name, plan.tensors[t].shape) for t in plan.inputs])
     try:
         result = run_plan(data, inputs, fast=fast, slow=slow or 0, dequantize=not args.raw)
     except RunError as e:
         raise BudgetError(str(e)) from None
+    except RuntimeBuildError as e:  # no C compiler, an unusable cache: the first line says which
+        raise BudgetError(str(e).splitlines()[0]) from None
     lines = []
     for index, y in enumerate(result.outputs):
         name = plan.tensors[plan.outputs[index]].name
         if args.output:
-            np.save(args.output[index], y)
+            npy = io.BytesIO()
+            np.save(npy, y)  # to a buffer: np.save(path) would append ".npy" to a path without it
+            write_output(args.output[index], npy.getvalue(), "--output")
             lines.append(f"wrote {args.output[index]}: {name} {'x'.join(map(str, y.shape))} {y.dtype}")
         else:
             lines.append(_summary(name, y))

@@ -19,8 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
+from tigris.dialects.tgr.record_fields import channels_last_order
 from tigris.emit.tgrs import read_plan
-from tigris.emit.tgrs.enums import DType, FileFlag
+from tigris.emit.tgrs.enums import NONE16, DType, FileFlag
 from tigris.emit.tgrs.model import PlanFile, QuantParam, Tensor
 from tigris.tools.runtime_build import RUNTIME_DIR, build, library_sources
 
@@ -30,12 +31,20 @@ STAT_NAMES = (
 )  # fmt: skip
 """The order of tigris_host.h's TIGRIS_HOST_* figures."""
 
+ERROR_FIELDS = ("exec_error", "error_stage", "error_op", "error_tensor", "kernel_error")
+"""The TIGRIS_HOST_* slots after the figures: where a failed run stopped (tigris_exec_stats_t)."""
+
 NUMPY_DTYPES = {DType.F32: np.float32, DType.F16: np.float16, DType.I8: np.int8, DType.U8: np.uint8,
           DType.I16: np.int16, DType.I32: np.int32, DType.I64: np.int64, DType.BOOL: np.bool_}  # fmt: skip
 
 
 class RunError(RuntimeError):
-    """The plan or the inputs were refused, or the runtime reported an error (one line)."""
+    """The plan or the inputs were refused, or the runtime reported an error (one line).
+    `op` is the index of the op that failed, if one did."""
+
+    def __init__(self, message: str, op: int | None = None) -> None:
+        super().__init__(message)
+        self.op = op
 
 
 @dataclass
@@ -70,13 +79,43 @@ def host_library() -> ctypes.CDLL:
     u8p, u32, u32p = ctypes.c_char_p, ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint32)
     lib.tigris_host_run.argtypes = [u8p, u32, u8p, u32, ctypes.c_void_p, u32, u32, u32, u32p, ctypes.c_char_p, u32]
     lib.tigris_host_run.restype = ctypes.c_int
+    for name in ("tigris_exec_error_str", "tigris_kernel_error_str"):
+        getattr(lib, name).argtypes = [ctypes.c_int]
+        getattr(lib, name).restype = ctypes.c_char_p
     return lib
+
+
+def op_kind(op_type: int) -> str:
+    """The IR op a runtime op type comes from (`tgr.conv`, or a plugin's op), found by its
+    `RuntimeOp` trait, for messages; `op type N` if no loaded dialect has it."""
+    from tigris.dialects import get_all_dialects
+    from tigris.dialects.tgr.traits import RuntimeOp
+
+    for factory in get_all_dialects().values():
+        for op in factory().operations:
+            trait = op.get_trait(RuntimeOp)
+            if trait is not None and trait.op_type == op_type:
+                return op.name
+    return f"op type {op_type}"
+
+
+def run_failure(plan: PlanFile, where: dict[str, int], message: str) -> RunError:
+    """The error of a failed `tigris_host_run`: `op 12 'conv_3' (tgr.conv): <the kernel's
+    reason>` when an op failed (`where` holds ERROR_FIELDS), else the host's message."""
+    if where["error_op"] == NONE16 or where["error_op"] >= len(plan.ops):
+        return RunError(message)
+    lib = host_library()
+    code = ctypes.c_int32(where["exec_error"]).value
+    kernel = ctypes.c_int32(where["kernel_error"]).value
+    reason = lib.tigris_kernel_error_str(kernel) if kernel != 0 else lib.tigris_exec_error_str(code)
+    op = plan.ops[where["error_op"]]
+    text = f"op {where['error_op']} '{op.name}' ({op_kind(op.op_type)}): {reason.decode(errors='replace')}"
+    return RunError(text, where["error_op"])
 
 
 def channels_last(shape: Sequence[int]) -> list[int]:
     """The axis order a tensor of recorded `shape` is stored in: [N, d1.., C] for rank >= 3."""
-    rank = len(shape)
-    return [0, *range(2, rank), 1] if rank >= 3 else list(range(rank))
+    return channels_last_order(len(shape))
 
 
 def to_runtime(x: np.ndarray, tensor: Tensor, quant: QuantParam | None) -> bytes:
@@ -137,6 +176,11 @@ def run_plan(
     """Run the plan once. Inputs in the ONNX model's layout (float inputs of an int8
     plan are quantized as the host would); outputs likewise (int8 outputs are
     dequantized unless `dequantize` is False). `fast`/`slow` 0: what the plan needs."""
+    from tigris.tools.budgets import MAX_SIZE
+
+    for what, size in (("fast arena", fast), ("slow buffer", slow)):
+        if not 0 <= size <= MAX_SIZE:  # the C call takes uint32_t sizes: no silent wrap
+            raise RunError(f"a {what} of {size} bytes: the runtime addresses at most {MAX_SIZE}")
     plan = read_plan(data)
     need, stage = tile_arena(plan)
     if fast and fast < need:
@@ -145,13 +189,14 @@ def run_plan(
     out_tensors = [plan.tensors[t] for t in plan.outputs]
     out_sizes = [math.prod(t.shape) * DType(t.dtype).size for t in out_tensors]
     out_buf = ctypes.create_string_buffer(sum(out_sizes))
-    stats = (ctypes.c_uint32 * len(STAT_NAMES))()
+    stats = (ctypes.c_uint32 * (len(STAT_NAMES) + len(ERROR_FIELDS)))()
     err = ctypes.create_string_buffer(512)
     rc = host_library().tigris_host_run(
         data, len(data), in_bytes, len(in_bytes), out_buf, len(out_buf), fast, slow, stats, err, len(err)
     )
     if rc != 0:
-        raise RunError(err.value.decode(errors="replace"))
+        where = dict(zip(ERROR_FIELDS, stats[len(STAT_NAMES) :]))
+        raise run_failure(plan, where, err.value.decode(errors="replace"))
     outputs, pos = [], 0
     for tensor, size in zip(out_tensors, out_sizes):
         outputs.append(from_runtime(out_buf.raw[pos : pos + size], tensor, _quant(plan, tensor), dequantize))

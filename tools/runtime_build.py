@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -43,10 +44,19 @@ def library_sources() -> list[Path]:
 
 
 def compiler() -> str:
-    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
+    """`$CC` (a program, possibly with flags) or the system's cc/gcc."""
+    cc = os.environ.get("CC")
+    if cc:
+        words = shlex.split(cc) if cc.strip() else []
+        if not words or shutil.which(words[0]) is None:
+            raise RuntimeBuildError(
+                f"CC is '{cc}', which is not a program: set CC to a C compiler (e.g. gcc) or unset it"
+            )
+        return cc
+    found = shutil.which("cc") or shutil.which("gcc")
+    if found is None:
         raise RuntimeBuildError("no C compiler found: install gcc (or set CC) to build the TiGrIS runtime")
-    return cc
+    return found
 
 
 def cache_dir() -> Path:
@@ -78,7 +88,8 @@ def build(
 ) -> Path:
     """Compile `sources` into an executable (or a shared library) named after `name`.
 
-    Returns the cached artifact; the compiler's diagnostics become a RuntimeBuildError.
+    Returns the cached artifact. The compiler's diagnostics, and a cache directory that
+    cannot be written, become a RuntimeBuildError whose first line says what happened.
     """
     cc = compiler()
     flags = [*STRICT_FLAGS, opt, f"-I{INCLUDE_DIR}", *extra_flags]
@@ -90,13 +101,25 @@ def build(
     out = out_dir / (f"lib{name}.so" if shared else name)
     if out.exists():
         return out
-    out_dir.mkdir(parents=True, exist_ok=True)
-    # Compile to a temporary name and rename, so concurrent builders never see half a file.
-    with tempfile.TemporaryDirectory(dir=out_dir) as tmp:
-        tmp_out = Path(tmp) / out.name
-        cmd = [cc, *flags, *map(str, sources), "-o", str(tmp_out), "-lm"]
-        result = subprocess.run(cmd, capture_output=True, text=True)
-        if result.returncode != 0:
-            raise RuntimeBuildError(f"building {name} failed:\n{' '.join(cmd)}\n{result.stderr}")
-        os.replace(tmp_out, out)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        # Compile to a temporary name and rename, so concurrent builders never see half a file.
+        with tempfile.TemporaryDirectory(dir=out_dir) as tmp:
+            tmp_out = Path(tmp) / out.name
+            cmd = [*shlex.split(cc), *flags, *map(str, sources), "-o", str(tmp_out), "-lm"]
+            try:
+                result = subprocess.run(cmd, capture_output=True, text=True)
+            except OSError as e:
+                raise RuntimeBuildError(f"cannot run the C compiler {cc}: {e.strerror or e}; set CC to one") from None
+            if result.returncode != 0:
+                first = next((line for line in result.stderr.splitlines() if "error" in line), "see below")
+                detail = f"{' '.join(cmd)}\n{result.stderr}"
+                raise RuntimeBuildError(f"building {name} with {cc} failed: {first}\n{detail}")
+            os.replace(tmp_out, out)
+    except OSError as e:
+        where = e.filename or out_dir
+        raise RuntimeBuildError(
+            f"cannot build {name} in the cache '{where}': {(e.strerror or str(e)).lower()}; "
+            "set TIGRIS_CACHE_DIR to a writable directory"
+        ) from None
     return out

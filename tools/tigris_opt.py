@@ -1,11 +1,11 @@
 """`tigris-opt`: xDSL's opt driver with our dialects, passes, ONNX frontends and flags.
 
 Registration goes through the same lazy registries the `xdsl.universe` entry point
-exposes, so plain `xdsl-opt` and `tigris-opt` see the same dialects and passes. On
+exposes, so plain `xdsl-opt` and `tigris-opt` see the same dialects, passes and targets. On
 top of xdsl-opt this adds: `.onnx`/`.onnxtxt` inputs, `--input-shape`,
 `--pass-pipeline='builtin.module(...)'`, `--elide-weights`, `--timing` (MLIR's
-`-mlir-timing`: a wall-time report on stderr, see timing.py), and one-line errors
-with a non-zero exit instead of tracebacks.
+`-mlir-timing`: a wall-time report on stderr, see timing.py), `-o` as the file of the binary
+`-t tgrs` target, and one-line errors with a non-zero exit instead of tracebacks.
 """
 
 from __future__ import annotations
@@ -20,31 +20,14 @@ from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipelineCallbackType
+from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
-from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from tigris.tools.pipeline_syntax import expand_pipelines, translate_pass_pipeline
 from tigris.tools.timing import Timing, loaded_pass_classes, render
 
 ONNX_FRONTENDS = ("onnx", "onnxtxt", "onnxtext")
-
-
-class _BinaryFile(io.StringIO):
-    """Collects the `tgrs` target's text and writes it as bytes on flush, which xDSL calls only
-    after the whole module was emitted: a failed compile leaves no file behind."""
-
-    def __init__(self, path: str) -> None:
-        super().__init__()
-        self.path = path
-
-    def flush(self) -> None:
-        from tigris.emit.tgrs.target import BYTES_AS_TEXT
-
-        text = self.getvalue()
-        if text:
-            with open(self.path, "wb") as f:
-                f.write(text.encode(BYTES_AS_TEXT))
 
 
 class UsageError(Exception):
@@ -134,7 +117,7 @@ class TigrisOptMain(xDSLOptMain):
         except ArgSpecParseError as e:  # malformed pipeline text: keep xDSL's caret diagnostic
             raise UsageError(" ".join(line.strip() for line in str(e).splitlines()[-3:])) from None
         except ValueError as e:  # unknown pass or option
-            raise UsageError(_headline(e)) from None
+            raise UsageError(headline(e)) from None
         if self.timing is not None and self.pipeline.callback is not None:
             self.pipeline = dataclasses.replace(self.pipeline, callback=self._timed_callback(self.pipeline.callback))
 
@@ -161,24 +144,25 @@ class TigrisOptMain(xDSLOptMain):
                 text += interpret_and_report(prog, self.args.input)
         return text
 
-    def register_all_targets(self) -> None:
-        """`tgrs` is registered here, not in the universe: its output is binary, and only
-        tigris-opt writes the target's text back as bytes (`prepare_output`)."""
-        super().register_all_targets()
-
-        def tgrs() -> type[Target]:
-            from tigris.emit.tgrs.target import TgrsTarget
-
-            return TgrsTarget
-
-        self.available_targets["tgrs"] = tgrs
-
     def prepare_output(self) -> IO[str]:
-        if self.args.target.split("{")[0] != "tgrs":
+        """`-t tgrs` writes its binary file itself (emit/tgrs/target.py): `-o FILE` names it
+        (the target's `file` option) and no text is written anywhere."""
+        if self.args.output_file is not None:
+            from tigris.tools.user_paths import UserPathError, check_output
+
+            try:
+                check_output(self.args.output_file, "-o")
+            except UserPathError as e:
+                raise UsageError(str(e)) from None
+        spec = parse_spec(self.args.target)
+        if spec.name != "tgrs":
             return super().prepare_output()
-        if self.args.output_file is None:
+        if self.args.output_file is not None:
+            spec.parameters["file"] = (self.args.output_file,)
+            self.args.target = str(spec)
+        elif "file" not in spec.parameters:
             raise UsageError("-t tgrs writes a binary plan: give the file with -o FILE")
-        return _BinaryFile(self.args.output_file)
+        return io.StringIO()
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
         try:
@@ -253,20 +237,34 @@ class TigrisOptMain(xDSLOptMain):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run tigris-opt; user errors print `error: ...` on stderr and return 1."""
+    """Run tigris-opt; user errors print `error: ...` on stderr and return 1 (argparse's
+    usage errors too, after their usage text)."""
+    opt = None
     try:
-        TigrisOptMain(args=argv).run()
+        opt = TigrisOptMain(args=argv)
+        opt.run()
+    except SystemExit as e:
+        from tigris.tools.cli import exit_status
+
+        return exit_status(e)
     except ParseError as e:
         print(str(e).rstrip(), file=sys.stderr)
         return 1
     except (DiagnosticException, UsageError) as e:
-        print(f"error: {_headline(e)}", file=sys.stderr)
+        print(f"error: {headline(e)}", file=sys.stderr)
+        return 1
+    except OSError as e:  # writing -o failed (a full device): the input was read before
+        from tigris.tools.user_paths import cannot_write
+
+        path = e.filename or (opt.args.output_file if opt is not None else None) or "-"
+        print(f"error: {cannot_write(str(path), '-o', e)}", file=sys.stderr)
         return 1
     return 0
 
 
-def _headline(e: BaseException) -> str:
-    """xDSL appends the annotated IR to pass errors; the user needs the message line."""
+def headline(e: BaseException) -> str:
+    """The message line of a diagnostic: xDSL appends the annotated IR to pass errors, the user
+    needs the first line (also `tigris`'s error lines)."""
     lines = [line for line in str(e).splitlines() if line.strip()]
     return lines[0] if lines else type(e).__name__
 

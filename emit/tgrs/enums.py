@@ -2,12 +2,33 @@
 
 The C header (`runtime/include/tigris_format.h`) is generated from these classes by
 `cheader.py`, so a value can only change here. `C_ENUMS` gives each class its C typedef
-and name prefix: member `CONV` of `OpType` is `TIGRIS_OP_CONV` in C.
+and name prefix: member `CONV` of `OpType` is `TIGRIS_OP_CONV` in C. The values of an op
+record (`OpType`, `OpFlag`, `Activation`, the modes) and the extension op range are the `tgr`
+dialect's, which declares them per op: they are defined in `tigris.dialects.tgr.runtime_enums`
+and re-exported here, so the format still names every value it writes in one place.
 """
 
 from __future__ import annotations
 
 from enum import IntEnum, IntFlag
+
+from tigris.dialects.tgr.runtime_enums import (
+    CUSTOM_OP_FIRST,
+    CUSTOM_OP_LAST,
+    Activation,
+    CoordMode,
+    OpFlag,
+    OpType,
+    PadMode,
+    ResizeMode,
+)
+
+__all__ = [
+    "CUSTOM_OP_FIRST", "CUSTOM_OP_LAST", "C_CONSTANTS", "C_ENUMS", "MAGIC", "MAX_RANK", "NONE16", "NONE32",
+    "QUANTIZABLE", "REQUIRED_SECTIONS", "SECTION_ALIGN", "TABLE_SIZE", "VERSION_MAJOR", "VERSION_MINOR",
+    "WEIGHT_ALIGN", "WINDOW_OPS", "Activation", "Compression", "CoordMode", "DType", "FileFlag", "OpFlag",
+    "OpType", "PadMode", "ResizeMode", "SectionKind", "TensorFlag", "WeightLayout",
+]  # fmt: skip
 
 MAGIC = b"TGRS"
 VERSION_MAJOR = 1
@@ -18,63 +39,6 @@ TABLE_SIZE = 256  # bytes in one int8 lookup table
 MAX_RANK = 8
 NONE16 = 0xFFFF  # "no index" in a uint16_t index field
 NONE32 = 0xFFFFFFFF  # "no offset" in a uint32_t pool-offset field
-
-
-CUSTOM_OP_FIRST, CUSTOM_OP_LAST = 128, 254
-"""Extension op types (tigris.h TIGRIS_OP_CUSTOM_FIRST..LAST): plugins' ops, run by a user kernel."""
-
-
-class OpType(IntEnum):
-    """`tigris_op_type_t` of spec/c-api.md (1..32, 255) plus our 33..35.
-
-    `OpType(v)` also accepts an extension op type v in CUSTOM_OP_FIRST..CUSTOM_OP_LAST: a
-    pseudo-member named `CUSTOM_<v>` (not listed when iterating, so not in the C header)."""
-
-    CONV = 1
-    DEPTHWISE = 2
-    RELU = 3
-    RELU6 = 4
-    MAX_POOL = 5
-    AVG_POOL = 6
-    ADD = 7
-    MUL = 8
-    FULLY_CONN = 9
-    SOFTMAX = 10
-    CLIP = 11
-    SIGMOID = 12
-    CONCAT = 13
-    PAD = 14
-    GLOBAL_AVG = 15
-    FLATTEN = 16
-    RESHAPE = 17
-    SUB = 18
-    DIV = 19
-    TANH = 20
-    LEAKY_RELU = 21
-    BATCH_NORM = 22
-    INST_NORM = 23
-    CONV_TRANSPOSE = 24
-    MATMUL = 25
-    REDUCE_MEAN = 26
-    SQUEEZE = 27
-    UNSQUEEZE = 28
-    TRANSPOSE = 29
-    RESIZE = 30
-    GLOBAL_MAX = 31
-    CONV1D = 32
-    HARD_SWISH = 33
-    QUANTIZE = 34
-    DEQUANTIZE = 35
-    UNKNOWN = 255
-
-    @classmethod
-    def _missing_(cls, value: object) -> OpType | None:
-        if isinstance(value, int) and CUSTOM_OP_FIRST <= value <= CUSTOM_OP_LAST:
-            member = int.__new__(cls, value)
-            member._name_ = f"CUSTOM_{value}"
-            member._value_ = value
-            return member
-        return None
 
 
 WINDOW_OPS = frozenset(
@@ -160,23 +124,6 @@ class TensorFlag(IntFlag):
     CONSTANT = 4  # a weight: has a weight entry, never allocated in an arena
 
 
-class OpFlag(IntFlag):
-    """`flags` of an op: the boolean ONNX attributes."""
-
-    CEIL_MODE = 1  # pools: output size rounds up
-    COUNT_INCLUDE_PAD = 2  # avg_pool: padding counts in the divisor
-    KEEPDIMS = 4  # reduce_mean: reduced axes stay as size 1
-    STORED_ORDER = 8  # reshape family (1.1): copy the stored bytes, not the elements in model order
-
-
-class Activation(IntEnum):
-    """Fused activation of conv, depthwise, conv1d, fully_conn."""
-
-    NONE = 0
-    RELU = 1
-    RELU6 = 2
-
-
 class WeightLayout(IntEnum):
     """What the axes of a stored constant mean (the `weight_layout` names of `tgr` ops).
 
@@ -195,30 +142,6 @@ class WeightLayout(IntEnum):
         return {WeightLayout.OHWI: 4, WeightLayout.HWC: 3, WeightLayout.OKI: 3, WeightLayout.NK_HWC: 2}.get(
             self
         )
-
-
-class ResizeMode(IntEnum):
-    """`mode` of a resize op."""
-
-    NEAREST = 0
-    LINEAR = 1
-
-
-class CoordMode(IntEnum):
-    """ONNX Resize coordinate_transformation_mode."""
-
-    HALF_PIXEL = 0
-    ASYMMETRIC = 1
-    ALIGN_CORNERS = 2
-    PYTORCH_HALF_PIXEL = 3
-
-
-class PadMode(IntEnum):
-    """`mode` of a pad op."""
-
-    CONSTANT = 0
-    REFLECT = 1
-    EDGE = 2
 
 
 C_ENUMS: tuple[tuple[type[IntEnum | IntFlag], str, str], ...] = (
@@ -245,4 +168,6 @@ C_CONSTANTS: tuple[tuple[str, int], ...] = (
     ("TIGRIS_MAX_RANK", MAX_RANK),
     ("TIGRIS_NONE16", NONE16),
     ("TIGRIS_NONE32", NONE32),
+    ("TIGRIS_OP_CUSTOM_FIRST", CUSTOM_OP_FIRST),
+    ("TIGRIS_OP_CUSTOM_LAST", CUSTOM_OP_LAST),
 )

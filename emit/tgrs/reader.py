@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import zlib
 from itertools import pairwise
+from pathlib import Path
 
 from tigris.emit.tgrs.decode import decode
 from tigris.emit.tgrs.enums import (
@@ -114,6 +115,24 @@ def read_sections(data: bytes, h: dict[str, Value]) -> dict[SectionKind, tuple[b
             code = "MISSING_SEC" if kind not in out else "BAD_SECTION"
             raise TgrsFormatError(code, f"{key}: header says {h[key]}, section {kind.name} holds {count}")
     return out
+
+
+def read_plan_file(path: str | Path) -> bytes:
+    """The bytes of a `.tgrs` file, reading no more than the format can describe: the
+    header, and when its magic is right, up to its `file_size` (a uint32_t, so at most
+    4 GiB - 1) plus one byte to notice a longer file. `read_plan` then checks them; a
+    stream that never ends (`/dev/zero`) stops at once. OSError if the path is unreadable."""
+    with open(path, "rb") as f:
+        head = f.read(HEADER.size)
+        if len(head) < HEADER.size or head[: len(MAGIC)] != MAGIC:
+            return head  # read_plan: TOO_SMALL or BAD_MAGIC
+        size = HEADER.unpack_all(head)[0]["file_size"]
+        assert isinstance(size, int)
+        rest = f.read(max(size - HEADER.size, 0) + 1)
+    data = head + rest
+    if len(data) > max(size, HEADER.size):
+        raise TgrsFormatError("BAD_SIZE", f"file_size: header says {size} bytes, the file has more")
+    return data
 
 
 def read_plan(data: bytes) -> PlanFile:

@@ -221,10 +221,9 @@ def _layout(sections: dict[SectionKind, tuple[bytes, int]]) -> tuple[int, bytes]
     return len(kinds), bytes(table + body)
 
 
-def write_plan(plan: PlanFile, compress: str = "none") -> bytes:
-    """The `.tgrs` bytes of `plan`. compress="lz4" stores each weight block as one LZ4 block
-    stream, which the runtime decompresses into fast_reserved; "none" stores blocks raw, read
-    in place like the blob. XIP plans never copy a weight, so they cannot use LZ4."""
+def _header_and_body(plan: PlanFile, compress: str) -> tuple[dict[str, object], bytes]:
+    """The header fields but `file_size` and `crc32`, and the bytes after the header (section
+    table and sections): the whole layout of the file."""
     if compress not in COMPRESSIONS:
         raise ValueError(f"compress must be one of {', '.join(COMPRESSIONS)}, got {compress!r}")
     flags = FileFlag(plan.flags) & ~FileFlag.LZ4 | (FileFlag.LZ4 if compress == "lz4" else FileFlag(0))
@@ -245,13 +244,11 @@ def write_plan(plan: PlanFile, compress: str = "none") -> bytes:
     sections[SectionKind.QUANT_DATA] = (_ints("i", pools.quant), len(pools.quant))
     sections[SectionKind.STRINGS] = (bytes(pools.strings), len(pools.strings))
     num_sections, body = _layout(sections)
-    header = {
+    header: dict[str, object] = {
         "magic": MAGIC,
         "version_major": VERSION_MAJOR,
         "version_minor": VERSION_MINOR,
         "header_size": HEADER.size,
-        "file_size": HEADER.size + len(body),
-        "crc32": zlib.crc32(body),
         "flags": flags,
         "fast_reserved": fast_reserved,
         "name": name,
@@ -266,6 +263,21 @@ def write_plan(plan: PlanFile, compress: str = "none") -> bytes:
         ("num_tables", plan.tables), ("num_model_inputs", plan.inputs), ("num_model_outputs", plan.outputs),
     ):  # fmt: skip
         header[key] = len(items)
+    return header, body
+
+
+def file_size(plan: PlanFile, compress: str = "none") -> int:
+    """The size of the file `write_plan(plan, compress)` writes, from the same layout (without
+    the CRC and the read-back): `tigris analyze`'s flash figure."""
+    return HEADER.size + len(_header_and_body(plan, compress)[1])
+
+
+def write_plan(plan: PlanFile, compress: str = "none") -> bytes:
+    """The `.tgrs` bytes of `plan`. compress="lz4" stores each weight block as one LZ4 block
+    stream, which the runtime decompresses into fast_reserved; "none" stores blocks raw, read
+    in place like the blob. XIP plans never copy a weight, so they cannot use LZ4."""
+    header, body = _header_and_body(plan, compress)
+    header |= {"file_size": HEADER.size + len(body), "crc32": zlib.crc32(body)}
     data = HEADER.pack(header, "header") + body
     read_plan(data)
     return data

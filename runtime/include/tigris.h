@@ -45,10 +45,9 @@ extern "C" {
 #define TIGRIS_MAX_BANDS 64 /* activation tensors touched by one tiled stage or chain */
 #endif
 
-/* Op types 128..254 are free for extension ops: the loader accepts them, the
- * reference kernels reject them, a user kernel callback implements them. */
-#define TIGRIS_OP_CUSTOM_FIRST 128
-#define TIGRIS_OP_CUSTOM_LAST 254
+/* Op types TIGRIS_OP_CUSTOM_FIRST..LAST (tigris_format.h, generated from the compiler's
+ * definition) are free for extension ops: the loader accepts them, the reference kernels
+ * reject them, a user kernel callback implements them. */
 
 typedef enum {
     TIGRIS_OK = 0,

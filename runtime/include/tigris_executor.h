@@ -23,7 +23,9 @@ typedef enum {
     TIGRIS_EXEC_ERR_TILE = -5,      /* tiled execution error (band peak > arena, band table full, ...) */
     TIGRIS_EXEC_ERR_INPUT = -6,     /* a model input was not allocated by the caller */
     TIGRIS_EXEC_ERR_WEIGHTS = -7,   /* a weight block failed to decompress or does not fit */
-    TIGRIS_EXEC_ERR_PLAN = -8       /* an index or pool reference of the plan is out of range */
+    TIGRIS_EXEC_ERR_PLAN = -8,      /* an index or pool reference of the plan is out of range, or a
+                                       tiled stage's output is produced by none of its ops */
+    TIGRIS_EXEC_ERR_OUTPUT = -9     /* the stages ran but a model output is not in the slow buffer */
 } tigris_exec_error_t;
 
 /* Called once per op (per tile, in tiled stages). Input and output tensor
@@ -44,14 +46,23 @@ typedef struct {
     uint32_t spills_bytes;        /* total bytes spilled fast -> slow */
     uint32_t compactions;         /* fast-pool compactions */
     uint32_t slow_peak;           /* high-water mark of slow_used */
+    /* Where an error happened (TIGRIS_NONE16 / 0 when it does not apply, and on success): */
+    uint16_t error_stage;         /* the stage running (a chain: the stage of the failing op) */
+    uint16_t error_op;            /* the op whose kernel failed or whose operands could not be placed */
+    uint16_t error_tensor;        /* the tensor that could not be placed, or the model output missing */
+    uint16_t reserved;
+    int32_t kernel_error;         /* TIGRIS_EXEC_ERR_KERNEL: what the kernel returned (tigris_kernel_error_t
+                                     for tigris_ref_kernel, tigris_kernel_error_str says it in words) */
 } tigris_exec_stats_t;
 
 /* Run inference. The caller loaded the plan, initialized mem with fast and slow
  * buffers, and allocated the model inputs in slow memory (tigris_mem_alloc_slow)
- * with their data filled in (channels-last). On return the model outputs are in
- * the slow buffer (tigris_mem_tensor_ptr); every other activation has been freed.
+ * with their data filled in (channels-last). On TIGRIS_EXEC_OK the model outputs are
+ * in the slow buffer (tigris_mem_tensor_ptr; the executor checks this before it
+ * returns OK, else TIGRIS_EXEC_ERR_OUTPUT); every other activation has been freed.
  * stats may be NULL; it is filled on every return (the byte and count figures are
- * what this call added to mem->counters).
+ * what this call added to mem->counters; on an error, error_stage, error_op,
+ * error_tensor and kernel_error say where and why, without heap or stdio).
  *
  * Stages run in order. A normal stage loads its inputs into the fast arena, runs
  * its ops (outputs allocated with tigris_mem_alloc, inputs released after their

@@ -26,6 +26,8 @@
 #define TIGRIS_MAX_RANK 8
 #define TIGRIS_NONE16 0xFFFFu
 #define TIGRIS_NONE32 0xFFFFFFFFu
+#define TIGRIS_OP_CUSTOM_FIRST 128
+#define TIGRIS_OP_CUSTOM_LAST 254
 
 /* `tigris_op_type_t` of spec/c-api.md (1..32, 255) plus our 33..35. */
 typedef enum {

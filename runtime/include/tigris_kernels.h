@@ -20,7 +20,8 @@ typedef enum {
     TIGRIS_KERNEL_ERR_UNSUPPORTED = -1, /* op type or dtype combination not implemented */
     TIGRIS_KERNEL_ERR_SHAPE = -2,       /* operand shapes inconsistent with the op */
     TIGRIS_KERNEL_ERR_BAND = -3,        /* a row the op needs is not resident in its band */
-    TIGRIS_KERNEL_ERR_PARAMS = -4       /* missing table, multipliers or weights */
+    TIGRIS_KERNEL_ERR_PARAMS = -4,      /* missing table, multipliers, weights, or parameters out of range */
+    TIGRIS_KERNEL_ERR_RANGE = -5        /* a size or parameter beyond the kernel's integer range */
 } tigris_kernel_error_t;
 
 /* A tensor as a kernel sees it: channels-last [n, h, w, c] (rank 3 [N, C, L]: h = L,

@@ -21,6 +21,7 @@ typedef struct {
     tigris_kernel_fn kernel;
     void *ctx;
     uint16_t block; /* weight block now in the reserved prefix (LZ4), TIGRIS_NONE16: none */
+    uint16_t stage; /* the stage running, TIGRIS_NONE16 before the first */
     tigris_exec_stats_t st;
 } run_t;
 
@@ -171,11 +172,17 @@ static tigris_exec_error_t run_op(run_t *r, uint16_t first, uint16_t last, uint1
     uint16_t op_idx = tigris_stage_ops(plan, &plan->stages[k])[pos];
     const tigris_op_t *op = &plan->ops[op_idx];
     const uint16_t *ins = tigris_op_inputs(plan, op), *outs = tigris_op_outputs(plan, op);
+    int rc;
     uint8_t j;
+    r->stage = k;
+    r->st.error_op = op_idx; /* until the op has run */
     if (banded) {
         int needed = 0;
         for (j = 0; j < op->num_outputs; j++) needed |= tigris_band_find(mem, outs[j]) != NULL;
-        if (!needed) return TIGRIS_EXEC_OK;
+        if (!needed) {
+            r->st.error_op = TIGRIS_NONE16;
+            return TIGRIS_EXEC_OK;
+        }
     }
     for (j = 0; j < op->num_outputs; j++) {
         uint16_t o = outs[j];
@@ -183,6 +190,7 @@ static tigris_exec_error_t run_op(run_t *r, uint16_t first, uint16_t last, uint1
         uint32_t size = b != NULL ? band_bytes(plan, o, b->h_start, b->h_end) : plan->tensors[o].size;
         uint32_t refs = uses_after(r, first, last, k, pos, o) + 1u; /* + 1: held while the op runs */
         tigris_mem_error_t err;
+        r->st.error_tensor = o;
         if (is_constant(plan, o)) return TIGRIS_EXEC_ERR_PLAN;
         if (listed(tigris_stage_outputs(plan, spill), spill->num_outputs, o)) refs++;
         err = tigris_mem_alloc(mem, o, size);
@@ -190,10 +198,17 @@ static tigris_exec_error_t run_op(run_t *r, uint16_t first, uint16_t last, uint1
         if (err != TIGRIS_MEM_OK) return TIGRIS_EXEC_ERR_MEM;
     }
     for (j = 0; j < op->num_inputs; j++) {
+        r->st.error_tensor = ins[j];
         if (mem->tensor_ptrs[ins[j]] == NULL)
             return is_constant(plan, ins[j]) ? TIGRIS_EXEC_ERR_WEIGHTS : TIGRIS_EXEC_ERR_MEM;
     }
-    if (r->kernel(plan, op, op_idx, mem, r->ctx) != 0) return TIGRIS_EXEC_ERR_KERNEL;
+    r->st.error_tensor = TIGRIS_NONE16;
+    rc = r->kernel(plan, op, op_idx, mem, r->ctx);
+    if (rc != 0) {
+        r->st.kernel_error = rc;
+        return TIGRIS_EXEC_ERR_KERNEL;
+    }
+    r->st.error_op = TIGRIS_NONE16;
     for (j = 0; j < op->num_inputs; j++) {
         if (!is_constant(plan, ins[j])) (void)tigris_mem_release(mem, ins[j]);
     }
@@ -251,16 +266,23 @@ static tigris_exec_error_t run_normal(run_t *r, uint16_t s) {
     const uint16_t *ins = tigris_stage_inputs(plan, st), *outs = tigris_stage_outputs(plan, st);
     tigris_exec_error_t err;
     uint16_t i;
+    r->stage = s;
     tigris_mem_reset_fast(mem);
     err = ensure_block(r, st);
     for (i = 0; err == TIGRIS_EXEC_OK && i < st->num_inputs; i++) {
         tigris_mem_error_t e = tigris_mem_load(mem, ins[i], plan->tensors[ins[i]].size);
         if (e == TIGRIS_MEM_OK) e = tigris_mem_set_refs(mem, ins[i], refs_of(uses_after(r, s, s, s, -1, ins[i])));
-        if (e != TIGRIS_MEM_OK) err = TIGRIS_EXEC_ERR_MEM;
+        if (e != TIGRIS_MEM_OK) {
+            r->st.error_tensor = ins[i];
+            err = TIGRIS_EXEC_ERR_MEM;
+        }
     }
     for (i = 0; err == TIGRIS_EXEC_OK && i < st->num_ops; i++) err = run_op(r, s, s, s, i, 0);
     for (i = 0; err == TIGRIS_EXEC_OK && i < st->num_outputs; i++) {
-        if (tigris_mem_spill(mem, outs[i], plan->tensors[outs[i]].size) != TIGRIS_MEM_OK) err = TIGRIS_EXEC_ERR_MEM;
+        if (tigris_mem_spill(mem, outs[i], plan->tensors[outs[i]].size) != TIGRIS_MEM_OK) {
+            r->st.error_tensor = outs[i];
+            err = TIGRIS_EXEC_ERR_MEM;
+        }
     }
     finish(r);
     if (err == TIGRIS_EXEC_OK) r->st.stages_normal++;
@@ -332,7 +354,10 @@ static tigris_exec_error_t run_tile(run_t *r, uint16_t first, uint16_t last, int
             e = tigris_mem_load_tile(mem, plan, t, b->h_start, b->h_end);
         }
         if (e == TIGRIS_MEM_OK) e = tigris_mem_set_refs(mem, t, refs_of(uses_after(r, first, last, first, -1, t)));
-        if (e != TIGRIS_MEM_OK) return mem_error(e);
+        if (e != TIGRIS_MEM_OK) {
+            r->st.error_tensor = t;
+            return mem_error(e);
+        }
     }
     for (s = first; err == TIGRIS_EXEC_OK && s <= last; s++) {
         const tigris_stage_t *st = &plan->stages[s];
@@ -343,9 +368,25 @@ static tigris_exec_error_t run_tile(run_t *r, uint16_t first, uint16_t last, int
         uint16_t t = tigris_stage_outputs(plan, lst)[i];
         void *full = tigris_mem_slow_ptr(mem, t);
         tigris_mem_error_t e = full == NULL ? TIGRIS_MEM_ERR_NOT_SET : tigris_mem_spill_tile(mem, plan, t, full, h0, h1);
-        if (e != TIGRIS_MEM_OK) err = mem_error(e);
+        if (e != TIGRIS_MEM_OK) {
+            r->st.error_tensor = t;
+            err = mem_error(e);
+        }
     }
     return err;
+}
+
+/* Whether an op of stages first..last writes tensor t. */
+static int produced_in(const tigris_plan_t *plan, uint16_t first, uint16_t last, uint16_t t) {
+    uint16_t s, i;
+    for (s = first; s <= last; s++) {
+        const tigris_stage_t *st = &plan->stages[s];
+        for (i = 0; i < st->num_ops; i++) {
+            const tigris_op_t *op = &plan->ops[tigris_stage_ops(plan, st)[i]];
+            if (listed(tigris_op_outputs(plan, op), op->num_outputs, t)) return 1;
+        }
+    }
+    return 0;
 }
 
 /* A spatially tiled stage (first == last) or a chain of stages sharing a tile plan. */
@@ -354,14 +395,21 @@ static tigris_exec_error_t run_tiled(run_t *r, uint16_t first, uint16_t last, in
     tigris_mem_t *mem = r->mem;
     const tigris_tile_plan_t *tp = &plan->tile_plans[plan->stages[first].tile_plan];
     const tigris_stage_t *lst = &plan->stages[last];
-    tigris_exec_error_t err = check_tiles(r, first, last, tp);
+    tigris_exec_error_t err;
     uint32_t tile;
     uint16_t i;
+    r->stage = first;
+    err = check_tiles(r, first, last, tp);
     tigris_mem_reset_fast(mem);
+    /* The full outputs the tiles write their rows into. A new one must be written by an op
+     * of the group: else the tiles would leave it as the slow buffer happened to be. */
     for (i = 0; err == TIGRIS_EXEC_OK && i < lst->num_outputs; i++) {
         uint16_t t = tigris_stage_outputs(plan, lst)[i];
-        if (tigris_mem_slow_ptr(mem, t) == NULL && tigris_mem_alloc_slow(mem, t, plan->tensors[t].size) != TIGRIS_MEM_OK)
-            err = TIGRIS_EXEC_ERR_MEM;
+        if (tigris_mem_slow_ptr(mem, t) != NULL) continue;
+        r->st.error_tensor = t;
+        if (!produced_in(plan, first, last, t)) err = TIGRIS_EXEC_ERR_PLAN;
+        else if (tigris_mem_alloc_slow(mem, t, plan->tensors[t].size) != TIGRIS_MEM_OK) err = TIGRIS_EXEC_ERR_MEM;
+        else r->st.error_tensor = TIGRIS_NONE16;
     }
     for (tile = 0; err == TIGRIS_EXEC_OK && tile < tp->num_tiles; tile++) {
         uint64_t h0 = (uint64_t)tile * tp->tile_h, h1 = h0 + tp->tile_h;
@@ -382,10 +430,16 @@ static tigris_exec_error_t run_tiled(run_t *r, uint16_t first, uint16_t last, in
     return TIGRIS_EXEC_OK;
 }
 
-static void fill_stats(const run_t *r, const tigris_mem_counters_t *c0, tigris_exec_stats_t *stats) {
+static void fill_stats(const run_t *r, const tigris_mem_counters_t *c0, tigris_exec_error_t err,
+                       tigris_exec_stats_t *stats) {
     const tigris_mem_counters_t *c = &r->mem->counters;
     if (stats == NULL) return;
     *stats = r->st;
+    if (err == TIGRIS_EXEC_OK) {
+        stats->error_op = stats->error_tensor = TIGRIS_NONE16;
+        stats->kernel_error = 0;
+    }
+    stats->error_stage = err == TIGRIS_EXEC_OK ? TIGRIS_NONE16 : r->stage;
     stats->slow_overflow_count = c->slow_overflow_count - c0->slow_overflow_count;
     stats->slow_overflow_bytes = c->slow_overflow_bytes - c0->slow_overflow_bytes;
     stats->loads_bytes = c->loads_bytes - c0->loads_bytes;
@@ -417,13 +471,43 @@ static tigris_exec_error_t check_run(const tigris_plan_t *plan, const tigris_mem
     return TIGRIS_EXEC_OK;
 }
 
+/* The postcondition of tigris_run: every model output is in the slow buffer (a slow copy
+ * of at least its size, where tensor_ptrs points), or is a constant with its bytes. */
+static tigris_exec_error_t check_outputs(run_t *r) {
+    const tigris_plan_t *plan = r->plan;
+    const tigris_mem_t *mem = r->mem;
+    uint16_t i, k;
+    for (i = 0; i < plan->num_model_outputs; i++) {
+        uint16_t t = plan->model_outputs[i];
+        const uint8_t *p = (const uint8_t *)mem->tensor_ptrs[t];
+        int held = 0;
+        if (is_constant(plan, t)) {
+            held = p != NULL;
+        } else {
+            for (k = 0; k < mem->num_slow_allocs && p != NULL && !held; k++) {
+                const tigris_alloc_t *a = &mem->slow_allocs[k];
+                held = a->tensor == t && a->refs == 0 && mem->slow_base + a->offset == p &&
+                       a->size >= plan->tensors[t].size;
+            }
+        }
+        if (!held) {
+            r->st.error_tensor = t;
+            return TIGRIS_EXEC_ERR_OUTPUT;
+        }
+    }
+    return TIGRIS_EXEC_OK;
+}
+
 tigris_exec_error_t tigris_run(const tigris_plan_t *plan, tigris_mem_t *mem, tigris_kernel_fn kernel,
                                void *user_ctx, tigris_exec_stats_t *stats) {
     run_t r;
     tigris_mem_counters_t c0;
     tigris_exec_error_t err;
     uint16_t s = 0, n;
-    if (stats != NULL) memset(stats, 0, sizeof(*stats));
+    if (stats != NULL) {
+        memset(stats, 0, sizeof(*stats));
+        stats->error_stage = stats->error_op = stats->error_tensor = TIGRIS_NONE16;
+    }
     if (plan == NULL || plan->header == NULL || mem == NULL || mem->tensor_ptrs == NULL || kernel == NULL)
         return TIGRIS_EXEC_ERR_NULL;
     memset(&r, 0, sizeof(r));
@@ -432,6 +516,8 @@ tigris_exec_error_t tigris_run(const tigris_plan_t *plan, tigris_mem_t *mem, tig
     r.kernel = kernel;
     r.ctx = user_ctx;
     r.block = TIGRIS_NONE16;
+    r.stage = TIGRIS_NONE16;
+    r.st.error_stage = r.st.error_op = r.st.error_tensor = TIGRIS_NONE16;
     c0 = mem->counters;
     err = check_run(plan, mem);
     if (err == TIGRIS_EXEC_OK) {
@@ -455,7 +541,11 @@ tigris_exec_error_t tigris_run(const tigris_plan_t *plan, tigris_mem_t *mem, tig
         if (err == TIGRIS_EXEC_OK) free_dead(&r, last);
         s = (uint16_t)(last + 1u);
     }
-    fill_stats(&r, &c0, stats);
+    if (err == TIGRIS_EXEC_OK) {
+        r.stage = TIGRIS_NONE16;
+        err = check_outputs(&r);
+    }
+    fill_stats(&r, &c0, err, stats);
     return err;
 }
 
@@ -469,7 +559,8 @@ const char *tigris_exec_error_str(tigris_exec_error_t err) {
     case TIGRIS_EXEC_ERR_TILE: return "tiled execution error (band peak exceeds the arena, or band table full)";
     case TIGRIS_EXEC_ERR_INPUT: return "a model input was not allocated by the caller";
     case TIGRIS_EXEC_ERR_WEIGHTS: return "a weight block failed to decompress or does not fit";
-    case TIGRIS_EXEC_ERR_PLAN: return "plan index or pool reference out of range";
+    case TIGRIS_EXEC_ERR_PLAN: return "plan index or pool reference out of range, or a tiled output no op writes";
+    case TIGRIS_EXEC_ERR_OUTPUT: return "a model output was not produced (it is not in the slow buffer)";
     default: return "unknown executor error";
     }
 }

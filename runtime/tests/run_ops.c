@@ -102,7 +102,7 @@ int main(int argc, char **argv) {
     long plan_len, in_len;
     size_t in_used = 0;
     uint16_t t, s, i, num_tensors;
-    int banded = 0, err;
+    int banded = 0, err, status = 0;
     FILE *out;
 
     if (argc < 4 || (argc - 4) % 4 != 0) {
@@ -185,7 +185,8 @@ int main(int argc, char **argv) {
             if (err != TIGRIS_KERNEL_OK) {
                 fprintf(stderr, "run_ops: op %u '%s' (type %u): %s\n", (unsigned)ops[i], tigris_op_name(&plan, op),
                         (unsigned)op->op_type, tigris_kernel_error_str(err));
-                return 3;
+                status = 3;
+                goto done; /* freeing everything: LeakSanitizer would turn 3 into 1 */
             }
         }
     }
@@ -204,6 +205,7 @@ int main(int argc, char **argv) {
         }
     }
     fclose(out);
+done:
     for (t = 0; t < num_tensors; ++t) free(raws[t]);
     if (block_raws != NULL) {
         for (i = 0; i < plan.num_weight_blocks; ++i) free(block_raws[i]);
@@ -214,5 +216,5 @@ int main(int argc, char **argv) {
     free(mem);
     free(in_raw);
     free(plan_raw);
-    return 0;
+    return status;
 }

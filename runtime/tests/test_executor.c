@@ -258,9 +258,11 @@ static int g_fail;
         }                                                             \
     } while (0)
 
+/* Stats with no figure and no error location (as tigris_run fills them first). */
 static int zeroed(const tigris_exec_stats_t *st) {
     tigris_exec_stats_t z;
     memset(&z, 0, sizeof(z));
+    z.error_stage = z.error_op = z.error_tensor = TIGRIS_NONE16;
     return memcmp(st, &z, sizeof(z)) == 0;
 }
 
@@ -276,7 +278,7 @@ static void api_checks(const tigris_plan_t *plan, uint32_t fast_size, uint32_t s
     static const tigris_exec_error_t codes[] = {TIGRIS_EXEC_OK, TIGRIS_EXEC_ERR_NULL, TIGRIS_EXEC_ERR_MEM,
                                                 TIGRIS_EXEC_ERR_KERNEL, TIGRIS_EXEC_ERR_NO_STAGES,
                                                 TIGRIS_EXEC_ERR_TILE, TIGRIS_EXEC_ERR_INPUT,
-                                                TIGRIS_EXEC_ERR_WEIGHTS, TIGRIS_EXEC_ERR_PLAN};
+                                                TIGRIS_EXEC_ERR_WEIGHTS, TIGRIS_EXEC_ERR_PLAN, TIGRIS_EXEC_ERR_OUTPUT};
     size_t i, j;
 
     CHECK(setup(plan, &mem, ptrs, fast, fast_size, slow, slow_size, -1) == 0);
@@ -387,6 +389,9 @@ static long arg_long(int argc, char **argv, const char *name, long dflt) {
     return dflt;
 }
 
+/* An index of the stats, -1 for TIGRIS_NONE16. */
+static int none_or(uint16_t index) { return index == TIGRIS_NONE16 ? -1 : (int)index; }
+
 static int has_flag(int argc, char **argv, const char *name) {
     int i;
     for (i = 2; i < argc; i++) {
@@ -447,5 +452,7 @@ int main(int argc, char **argv) {
     printf("slow_allocs=%u\nslow_used=%lu\nleftover=%u\nbad=%d\n", mem.num_slow_allocs,
            (unsigned long)mem.slow_used, leftovers(&plan, &mem), k.bad);
     printf("outputs_ok=%d\n", err == TIGRIS_EXEC_OK ? outputs_ok(&plan, &mem) : 0);
+    printf("error_stage=%d\nerror_op=%d\nerror_tensor=%d\nkernel_error=%ld\n", none_or(st.error_stage),
+           none_or(st.error_op), none_or(st.error_tensor), (long)st.kernel_error);
     return 0;
 }

@@ -34,24 +34,9 @@ int tigris_host_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_
     return tigris_ref_kernel(plan, op, op_index, mem, user_ctx);
 }
 
-/* The first kernel failure of a run, so the error line can name the op. */
-typedef struct {
-    int code;
-    uint16_t op_index;
-} host_failure_t;
+static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1u) / a * a; }
 
-static int recording_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
-                            void *user_ctx) {
-    host_failure_t *failure = (host_failure_t *)user_ctx;
-    int rc = tigris_host_kernel(plan, op, op_index, mem, NULL);
-    if (rc != 0 && failure->code == 0) {
-        failure->code = rc;
-        failure->op_index = op_index;
-    }
-    return rc;
-}
-
-static uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1u) / a * a; }
+static uint32_t at_most_u32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v; }
 
 uint32_t tigris_host_fast_size(const tigris_plan_t *plan) {
     uint32_t peak = 0;
@@ -62,16 +47,16 @@ uint32_t tigris_host_fast_size(const tigris_plan_t *plan) {
         uint32_t p = tp != NULL ? tp->peak : stage->peak;
         if (p > peak) peak = p;
     }
-    return align_up(plan->header->fast_reserved, TIGRIS_TENSOR_ALIGN) + peak + HOST_SLACK;
+    return at_most_u32(align_up(plan->header->fast_reserved, TIGRIS_TENSOR_ALIGN) + peak + HOST_SLACK);
 }
 
 uint32_t tigris_host_slow_size(const tigris_plan_t *plan) {
-    uint32_t total = HOST_SLACK;
+    uint64_t total = HOST_SLACK;
     uint16_t t;
     for (t = 0; t < plan->header->num_tensors; t++) {
         if (plan->tensors[t].weight == TIGRIS_NONE16) total += align_up(plan->tensors[t].size, TIGRIS_TENSOR_ALIGN);
     }
-    return total;
+    return at_most_u32(total);
 }
 
 /* Everything a run allocates, freed in one place. */
@@ -94,8 +79,8 @@ static uint8_t *aligned(void *raw) {
     return (uint8_t *)(p + ((64u - (p % 64u)) % 64u));
 }
 
-static uint32_t io_bytes(const tigris_plan_t *plan, const uint16_t *list, uint16_t n) {
-    uint32_t total = 0;
+static uint64_t io_bytes(const tigris_plan_t *plan, const uint16_t *list, uint16_t n) {
+    uint64_t total = 0;
     uint16_t i;
     for (i = 0; i < n; i++) total += plan->tensors[list[i]].size;
     return total;
@@ -107,7 +92,8 @@ static int fail(char *err, uint32_t err_len, host_buffers_t *b, const char *what
     return -1;
 }
 
-static void fill_stats(const tigris_exec_stats_t *s, const tigris_mem_t *mem, uint32_t *out) {
+static void fill_stats(tigris_exec_error_t err, const tigris_exec_stats_t *s, const tigris_mem_t *mem,
+                       uint32_t *out) {
     out[TIGRIS_HOST_STAGES_NORMAL] = s->stages_normal;
     out[TIGRIS_HOST_STAGES_TILED] = s->stages_tiled;
     out[TIGRIS_HOST_STAGES_CHAIN] = s->stages_chain;
@@ -119,6 +105,29 @@ static void fill_stats(const tigris_exec_stats_t *s, const tigris_mem_t *mem, ui
     out[TIGRIS_HOST_COMPACTIONS] = s->compactions;
     out[TIGRIS_HOST_SLOW_PEAK] = s->slow_peak;
     out[TIGRIS_HOST_FAST_PEAK] = mem->counters.fast_peak;
+    out[TIGRIS_HOST_EXEC_ERROR] = (uint32_t)err;
+    out[TIGRIS_HOST_ERROR_STAGE] = s->error_stage;
+    out[TIGRIS_HOST_ERROR_OP] = s->error_op;
+    out[TIGRIS_HOST_ERROR_TENSOR] = s->error_tensor;
+    out[TIGRIS_HOST_KERNEL_ERROR] = (uint32_t)s->kernel_error;
+}
+
+/* The one-line message of a failed tigris_run: the op and the kernel's reason when an op failed. */
+static void run_error(char *err, uint32_t err_len, const tigris_plan_t *plan, tigris_exec_error_t xerr,
+                      const tigris_exec_stats_t *s) {
+    const char *reason = xerr == TIGRIS_EXEC_ERR_KERNEL ? tigris_kernel_error_str(s->kernel_error)
+                                                        : tigris_exec_error_str(xerr);
+    if (err == NULL || err_len == 0) return;
+    if (s->error_op < plan->header->num_ops) {
+        const tigris_op_t *op = &plan->ops[s->error_op];
+        snprintf(err, err_len, "op %u '%s' (op type %u): %s", (unsigned)s->error_op, tigris_op_name(plan, op),
+                 (unsigned)op->op_type, reason);
+    } else if (xerr == TIGRIS_EXEC_ERR_OUTPUT && s->error_tensor < plan->header->num_tensors) {
+        snprintf(err, err_len, "model output '%s': %s", tigris_tensor_name(plan, &plan->tensors[s->error_tensor]),
+                 reason);
+    } else {
+        snprintf(err, err_len, "run failed: %s", reason);
+    }
 }
 
 int tigris_host_run(const uint8_t *plan_bytes, uint32_t plan_len, const uint8_t *inputs, uint32_t inputs_len,
@@ -130,12 +139,11 @@ int tigris_host_run(const uint8_t *plan_bytes, uint32_t plan_len, const uint8_t 
     tigris_error_t lerr;
     tigris_mem_error_t merr;
     tigris_exec_error_t xerr;
-    host_failure_t failure = {0, 0};
-    char detail[160];
     uint8_t *plan_buf;
     uint16_t i;
     uint32_t pos = 0;
 
+    if (stats != NULL) memset(stats, 0, sizeof(uint32_t) * TIGRIS_HOST_NUM_STATS);
     b.plan_raw = malloc((size_t)plan_len + 64u);
     if (b.plan_raw == NULL) return fail(err, err_len, &b, "host", "out of memory");
     plan_buf = aligned(b.plan_raw);
@@ -166,13 +174,13 @@ int tigris_host_run(const uint8_t *plan_bytes, uint32_t plan_len, const uint8_t 
         memcpy(b.tensor_ptrs[t], inputs + pos, size);
         pos += size;
     }
-    xerr = tigris_run(&plan, b.mem, recording_kernel, &failure, &run_stats);
-    if (xerr == TIGRIS_EXEC_ERR_KERNEL && failure.code != 0) {
-        snprintf(detail, sizeof(detail), "op '%s': %s", tigris_op_name(&plan, &plan.ops[failure.op_index]),
-                 tigris_kernel_error_str(failure.code));
-        return fail(err, err_len, &b, "run failed", detail);
+    xerr = tigris_run(&plan, b.mem, tigris_host_kernel, NULL, &run_stats);
+    if (stats != NULL) fill_stats(xerr, &run_stats, b.mem, stats);
+    if (xerr != TIGRIS_EXEC_OK) {
+        run_error(err, err_len, &plan, xerr, &run_stats);
+        release(&b);
+        return -1;
     }
-    if (xerr != TIGRIS_EXEC_OK) return fail(err, err_len, &b, "run failed", tigris_exec_error_str(xerr));
     pos = 0;
     for (i = 0; i < plan.num_model_outputs; i++) {
         uint16_t t = plan.model_outputs[i];
@@ -180,7 +188,6 @@ int tigris_host_run(const uint8_t *plan_bytes, uint32_t plan_len, const uint8_t 
         memcpy(outputs + pos, b.tensor_ptrs[t], plan.tensors[t].size);
         pos += plan.tensors[t].size;
     }
-    if (stats != NULL) fill_stats(&run_stats, b.mem, stats);
     release(&b);
     return 0;
 }

@@ -10,7 +10,9 @@
 
 #include "tigris_executor.h"
 
-/* Figures of one run, in this order, as uint32 (the binding reads them as an array). */
+/* Figures of one run, in this order, as uint32 (the binding reads them as an array), then
+ * where a failed run stopped (tigris_exec_stats_t's error fields, TIGRIS_NONE16 / 0 when
+ * they do not apply), filled on success and on failure. */
 enum {
     TIGRIS_HOST_STAGES_NORMAL,
     TIGRIS_HOST_STAGES_TILED,
@@ -23,14 +25,21 @@ enum {
     TIGRIS_HOST_COMPACTIONS,
     TIGRIS_HOST_SLOW_PEAK,
     TIGRIS_HOST_FAST_PEAK,
+    TIGRIS_HOST_NUM_FIGURES,
+    TIGRIS_HOST_EXEC_ERROR = TIGRIS_HOST_NUM_FIGURES, /* tigris_exec_error_t (as uint32), 0: none */
+    TIGRIS_HOST_ERROR_STAGE,
+    TIGRIS_HOST_ERROR_OP,
+    TIGRIS_HOST_ERROR_TENSOR,
+    TIGRIS_HOST_KERNEL_ERROR, /* the kernel's return code (as uint32) */
     TIGRIS_HOST_NUM_STATS
 };
 
 /* Fast-arena bytes the plan needs: fast_reserved plus the largest stage peak
- * (tile-plan peak for tiled stages), with alignment slack. */
+ * (tile-plan peak for tiled stages), with alignment slack; UINT32_MAX if that does not fit. */
 uint32_t tigris_host_fast_size(const tigris_plan_t *plan);
 
-/* Slow-buffer bytes that always suffice: every activation tensor at once, aligned. */
+/* Slow-buffer bytes that always suffice: every activation tensor at once, aligned
+ * (UINT32_MAX if that does not fit). */
 uint32_t tigris_host_slow_size(const tigris_plan_t *plan);
 
 /* The host's tigris_kernel_fn: the extension kernels this file was built with
@@ -42,7 +51,8 @@ int tigris_host_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_
  * `inputs` (their bytes concatenated in model-input order, runtime layout), run
  * with tigris_host_kernel, and copy the model outputs to `outputs` likewise.
  * fast_size / slow_size 0 mean the sizes above. stats (TIGRIS_HOST_NUM_STATS
- * entries) may be NULL. Returns 0, or -1 with a one-line message in err. */
+ * entries) may be NULL. Returns 0, or -1 with a one-line message in err (a failing
+ * op is named: "op 12 'conv_3' (op type 1): <the kernel's reason>"). */
 int tigris_host_run(const uint8_t *plan_bytes, uint32_t plan_len, const uint8_t *inputs, uint32_t inputs_len,
                     uint8_t *outputs, uint32_t outputs_len, uint32_t fast_size, uint32_t slow_size,
                     uint32_t *stats, char *err, uint32_t err_len);

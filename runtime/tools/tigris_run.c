@@ -19,7 +19,7 @@
 #include "tigris_host.h"
 #include "tigris_loader.h"
 
-static const char *const STAT_NAMES[TIGRIS_HOST_NUM_STATS] = {
+static const char *const STAT_NAMES[TIGRIS_HOST_NUM_FIGURES] = {
     "stages_normal", "stages_tiled", "stages_chain", "total_tiles", "slow_overflow_count", "slow_overflow_bytes",
     "loads_bytes", "spills_bytes", "compactions", "slow_peak", "fast_peak"};
 
@@ -73,8 +73,8 @@ static int parse_size(const char *s, uint32_t *out) {
     return 0;
 }
 
-static uint32_t io_bytes(const tigris_plan_t *plan, const uint16_t *list, uint16_t n) {
-    uint32_t total = 0;
+static uint64_t io_bytes(const tigris_plan_t *plan, const uint16_t *list, uint16_t n) {
+    uint64_t total = 0;
     uint16_t i;
     for (i = 0; i < n; i++) total += plan->tensors[list[i]].size;
     return total;
@@ -83,6 +83,7 @@ static uint32_t io_bytes(const tigris_plan_t *plan, const uint16_t *list, uint16
 int main(int argc, char **argv) {
     uint8_t *model = NULL, *inputs = NULL, *outputs = NULL;
     uint32_t model_len = 0, inputs_len = 0, outputs_len, fast = 0, slow = 0, stats[TIGRIS_HOST_NUM_STATS];
+    uint64_t out_bytes;
     int show_stats = 0, i, rc = 1;
     char err[256];
     tigris_plan_t plan;
@@ -113,7 +114,12 @@ int main(int argc, char **argv) {
         fail("cannot load the plan", tigris_error_str(lerr));
         goto done;
     }
-    outputs_len = io_bytes(&plan, plan.model_outputs, plan.num_model_outputs);
+    out_bytes = io_bytes(&plan, plan.model_outputs, plan.num_model_outputs);
+    if (out_bytes > UINT32_MAX) {
+        fail("cannot run the plan", "its outputs take more than 4 GiB");
+        goto done;
+    }
+    outputs_len = (uint32_t)out_bytes;
     outputs = (uint8_t *)malloc(outputs_len > 0 ? outputs_len : 1u);
     if (outputs == NULL) {
         fail("host", "out of memory");
@@ -135,7 +141,7 @@ int main(int argc, char **argv) {
         goto done;
     }
     if (show_stats) {
-        for (i = 0; i < TIGRIS_HOST_NUM_STATS; i++) printf("%s=%lu\n", STAT_NAMES[i], (unsigned long)stats[i]);
+        for (i = 0; i < TIGRIS_HOST_NUM_FIGURES; i++) printf("%s=%lu\n", STAT_NAMES[i], (unsigned long)stats[i]);
     }
     rc = 0;
 done:

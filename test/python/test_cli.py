@@ -17,5 +17,5 @@ def test_help_has_an_example() -> None:
 
 def test_unknown_option_is_a_usage_error() -> None:
     proc = subprocess.run(["tigris", "--bogus"], capture_output=True, text=True)
-    assert proc.returncode == 2 and "unrecognized arguments: --bogus" in proc.stderr
+    assert proc.returncode == 1 and "unrecognized arguments: --bogus" in proc.stderr  # 1, as every user error
     assert "Traceback" not in proc.stderr

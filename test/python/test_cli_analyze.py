@@ -5,6 +5,13 @@ every tensor takes its size padded to the alignment (32 B by default); a tensor 
 during [birth, death] inclusive, so a step's inputs and outputs coexist; model outputs live
 to the last step. Pointwise ops need as many input rows as output rows; a 3x3 conv with
 pad 1 needs r + 2 input rows for r output rows.
+
+Flash figures are the .tgrs file, laid out by hand from docs/tgrs-format.md: a 64-byte
+header, a 16-byte section entry per present section, then the sections in kind order, each
+starting 16-aligned: records (tensor 24 B, op 120, stage 28, tile plan 24, weight entry 12,
+weight block 12), the u16 index pool (model inputs and outputs, each op's inputs and outputs,
+each stage's ops, inputs and outputs), the i32 shape pool (every tensor's dims), the strings
+(a leading NUL, then the graph, tensor and op names, NUL-terminated), the weight data.
 """
 
 from __future__ import annotations
@@ -132,8 +139,11 @@ def test_relu3_one_stage(relu3: Path, capsys: pytest.CaptureFixture[str]) -> Non
     # the smallest arena: any one Relu tiled to one-row bands holds one row in, one row out
     assert r["min_budget_bytes"] == 2 * RELU_ROW == 64
     assert r["smallest_fitting_budget_bytes"] == 64 and r["smallest_pow2_budget_bytes"] == 64
-    # flash: no weights; header 64 + 4 tensors, 3 ops, 1 stage at 32 B each
-    assert r["flash_bytes"] == 64 + 32 * (4 + 3 + 1) and r["weight_bytes"] == 0
+    # flash: no weights; 6 sections: 64 + 6 * 16 = 160; tensors 4 * 24 at 160; ops 3 * 120 at 256
+    # (to 616); stage 28 at 624 (to 652); index pool at 656: 1 input + 2 outputs + 3 ops * 2
+    # + the stage's 3 ops, 1 input, 2 outputs = 15 * 2 (to 686); shape pool at 688: 4 tensors
+    # * 4 dims * 4 = 64 (to 752); strings at 752: "" relu3 x a b c relu_a relu_b relu_c = 36
+    assert r["flash_bytes"] == 752 + 36 == 788 and r["weight_bytes"] == 0
     assert r["dtype"] == "float32" and r["op_count"] == 3
     assert [t["name"] for t in r["outputs"]] == ["a", "c"]
 
@@ -176,8 +186,11 @@ def test_relu3_tiled_and_chained(relu3: Path, capsys: pytest.CaptureFixture[str]
     # slow memory: x and a while stage 0 runs, a and c while the chain runs (x is dead by
     # then and b never leaves SRAM)
     assert r["slow_peak_bytes"] == 2 * RELU_T
-    # flash: 64 + 32 * (4 tensors + 3 ops + 3 stages) + 16 * (1 tiled stage + 1 chain)
-    assert r["flash_bytes"] == 64 + 32 * 10 + 16 * 2
+    # flash: 7 sections (tile plans too): 64 + 7 * 16 = 176; tensors 96 (to 272); ops 360 at 272
+    # (to 632); stages 3 * 28 at 640 (to 724); tile plans at 736: the tiled stage's and the
+    # chain's, 2 * 24 (to 784); index pool at 784: 1 + 2 + 6 + 3 stages * (1 op, 1 in, 1 out)
+    # = 18 * 2 (to 820); shape pool 64 at 832; strings 36 at 896
+    assert r["flash_bytes"] == 896 + 36 == 932
 
 
 def test_relu3_below_minimum_cannot_run(relu3: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -194,7 +207,7 @@ CONV_MACS = 2 * 8 * 8 * (2 * 3 * 3)  # outputs x (C_in * kh * kw) = 2304 per con
 
 
 def test_conv_chain_halo_and_flash(convs: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    r = analyze_json(capsys, str(convs), "-m", "640", "-f", "656")
+    r = analyze_json(capsys, str(convs), "-m", "640", "-f", "1200")
     assert r["unscheduled_peak_bytes"] == 2 * CONV_T
     # two one-conv stages linked by a: r output rows need r + 2 rows of a and r + 4 of x;
     # the first stage's band (2r + 6) * 64 <= 640 gives r = 2, 4 tiles, halo RF - 1 = 4
@@ -207,8 +220,16 @@ def test_conv_chain_halo_and_flash(convs: Path, capsys: pytest.CaptureFixture[st
     assert r["total_macs"] == 2 * CONV_MACS and r["halo_macs"] == CONV_MACS * 6 // 8
     assert r["halo_overhead_pct"] == pytest.approx(100 * 6 / 8 / 2)
     assert r["slow_peak_bytes"] == 2 * CONV_T  # x and y; a stays in SRAM
-    # flash: two 2x2x3x3 float weights + 64 + 32 * (5 tensors + 2 ops + 2 stages) + 16 (one chain)
-    assert r["weight_bytes"] == 2 * 36 * 4 and r["flash_bytes"] == 288 + 64 + 32 * 9 + 16 == 656
+    # flash: two 2x2x3x3 float weights, each in its stage's block (stored raw): 10 sections
+    # (tensors, ops, stages, tile plans, weight entries, weight blocks, 3 pools, block data):
+    # 64 + 160 = 224; tensors 5 * 24 (to 344); ops 2 * 120 at 352 (to 592); stages 2 * 28 (to 648);
+    # the chain's tile plan 24 at 656 (to 680); weight entries 2 * 12 at 688 (to 712); blocks
+    # 2 * 12 at 720 (to 744); index pool at 752: 1 + 1 + 2 ops * (2 in + 1 out) + 2 stages * 3
+    # = 14 * 2 (to 780); shape pool 5 tensors * 4 dims * 4 at 784 (to 864); strings: "" convs x a y
+    # w1.ohwi w2.ohwi (the weights in their runtime layout) conv1 conv2 = 41 (to 905); block data
+    # 144 + 144 at 912
+    assert r["weight_bytes"] == 2 * 36 * 4 and r["flash_bytes"] == 912 + 288 == 1200
+    assert r["plan_overhead_bytes"] == 1200 - 288 and r["flash_error"] is None
     assert r["flash_fits"] is True and r["slow_fits"] is None
     # one conv on one-row bands: 3 rows in + 1 row out
     assert r["min_budget_bytes"] == 4 * CONV_ROW
@@ -221,11 +242,30 @@ def test_chain_falls_back_to_per_stage_tiling(convs: Path, capsys: pytest.Captur
     # At the minimum (256 B) the chain's one-row band needs 5 rows of x + 3 of a = 512 B, but
     # each conv tiled on its own needs 3 rows in + 1 row out = 256 B: the planner tiles them
     # one by one instead of chaining into an overflow.
-    r = analyze_json(capsys, str(convs), "-m", "256+1K", "-f", "655")
+    r = analyze_json(capsys, str(convs), "-m", "256+1K", "-f", "1215")
     assert (r["verdict"], r["fits"], r["chains"], r["tiled_stages"]) == ("fits_tiled", True, 0, 2)
     assert r["scheduled_peak_bytes"] == 4 * CONV_ROW and r["headroom_bytes"] == 0
     assert [s["tile"]["tile_h"] for s in r["stages"]] == [1, 1]
-    assert r["slow_budget_bytes"] == 1024 and r["flash_fits"] is False
+    # the file of test_conv_chain_halo_and_flash with two tile plans instead of one: they end at
+    # 704, the weight entries follow without padding (to 728), blocks at 736, index pool at 768,
+    # shape pool at 800, strings at 880 (to 921), block data at 928: 16 bytes more
+    assert r["flash_bytes"] == 928 + 288 == 1216 and r["slow_budget_bytes"] == 1024 and r["flash_fits"] is False
+
+
+def test_a_model_compile_cannot_write_has_no_flash_figure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """float64 plans (the planner only counts bytes) but has no .tgrs dtype: the report keeps
+    its memory figures and gives, instead of a flash size, the error tigris compile stops with."""
+    x, y = (helper.make_tensor_value_info(n, TensorProto.DOUBLE, [1, 1, 8, 8]) for n in "xy")
+    path = save(tmp_path, "f64", [helper.make_node("Relu", ["x"], ["y"], name="relu")], [x], [y])
+    assert main(["compile", str(path), "-m", "64K", "-o", str(tmp_path / "f64.tgrs")]) == 1
+    compile_error = capsys.readouterr().err.strip()
+    assert compile_error == "error: func.func 'f64': element type f64 has no .tgrs dtype"
+    r = analyze_json(capsys, str(path), "-m", "64K", "-f", "1M")
+    assert (r["verdict"], r["unscheduled_peak_bytes"]) == ("fits", 2 * 512)  # x and y, 8 * 8 * 8 B each
+    assert r["flash_bytes"] is None and r["plan_overhead_bytes"] is None and r["flash_fits"] is None
+    assert f"error: {r['flash_error']}" == compile_error
+    assert main(["analyze", str(path), "-m", "64K"]) == 0
+    assert f"flash           unknown: tigris compile cannot write this model: {r['flash_error']}" in capsys.readouterr().out
 
 
 def test_verbose_rows_and_text(relu3: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -254,10 +294,15 @@ REQUIRED = {
 
 
 @pytest.mark.parametrize("name", ZOO)
-def test_zoo(name: str, model_zoo: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+def test_zoo(name: str, model_zoo: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for budget in ("16K", "64K", "256K"):
         r = analyze_json(capsys, str(model_zoo[name]), "-m", budget)
         assert REQUIRED <= r.keys() and {"written", "read"} == r["slow_traffic_bytes"].keys()
+        # the flash figure is the size of the file tigris compile writes, to the byte
+        plan = tmp_path / f"{name}.{budget}.tgrs"
+        assert main(["compile", str(model_zoo[name]), "-m", budget, "-o", str(plan)]) == 0
+        assert capsys.readouterr().out == f"wrote {plan}: {plan.stat().st_size} bytes\n"
+        assert r["flash_bytes"] == plan.stat().st_size and r["flash_error"] is None
         assert r["stage_count"] == len(r["stages"]) >= 1
         assert r["tiled_stages"] == sum(s["strategy"] == "tiled" for s in r["stages"])
         # int8 models may keep float islands (pytorch_idioms_int8: dequantize -> HardSwish -> GAP -> quantize)
@@ -308,7 +353,9 @@ def test_user_errors_are_one_line(relu3: Path, tmp_path: Path, capsys: pytest.Ca
     assert bad_flash == "error: bad -f value '0': a size must be at least 1 byte"
     assert one_error(capsys, [model, "-m", "64K", "--align", "24"]).startswith("error: bad --align value '24'")
     missing = str(tmp_path / "nope.onnx")
-    assert one_error(capsys, [missing, "-m", "64K"]) == f"error: cannot open '{missing}': no such file"
+    assert one_error(capsys, [missing, "-m", "64K"]) == (
+        f"error: cannot open '{missing}': no such file; name the model file (.onnx or .onnxtxt)"
+    )
     garbage = tmp_path / "garbage.onnx"
     garbage.write_bytes(b"\xff\x00not a model")
     assert "is not a valid ONNX model" in one_error(capsys, [str(garbage), "-m", "64K"])

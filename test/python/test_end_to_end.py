@@ -36,7 +36,7 @@ from end_to_end import (  # test/support
     OVERFLOW, RESIZE_IN_TILE, TILED_HALO, TILED_STRIDE2, XIP, Run, compile_at, features, normalized,
     ort_distance, predicted_stats, relative_error, rerun, run_once, stat_mismatches,
 )  # fmt: skip
-from tigris.emit.report import analyze_module
+from tigris.tools.report import analyze_module
 from tigris.tools.budgets import parse_size
 from tigris.tools.cli import compile_bytes
 from tigris.tools.runtime_binding import RunError, run_plan

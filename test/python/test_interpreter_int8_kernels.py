@@ -540,7 +540,7 @@ def test_pad_global_max_and_the_onnx_ops_that_carry_int8_before_their_pass() -> 
     np.testing.assert_array_equal(got, np.pad(x, [(0, 0), (0, 0), (1, 1), (0, 1)], constant_values=z))  # real 0
     multiplier, shift = quantize_multiplier(s / 0.1)
     want = np.vectorize(lambda v: clamp(-3 + mbqm(int(v) - z, multiplier, shift)))(x.max(axis=(2, 3), keepdims=True))
-    np.testing.assert_array_equal(run1("tgr.global_max", [(x, q(s, z))], (1, 2, 1, 1), q(0.1, -3)), want)
+    np.testing.assert_array_equal(run1("tgr.global_max_pool", [(x, q(s, z))], (1, 2, 1, 1), q(0.1, -3)), want)
     # onnx.Swish between fold-qdq and decompose-silu: one table of the whole function
     v = np.arange(-128, 128, dtype=np.int8).reshape(1, 256)
     got = run1("onnx.Swish", [(v, q(s, z))], (1, 256), q(f32(0.027), -118))

@@ -204,7 +204,7 @@ def test_max_pool_dilated() -> None:
 def test_global_pools() -> None:
     x = rand(2, 3, 4, 5)
     close(run_tgr("tgr.global_avg_pool", [x], (2, 3, 1, 1)), x.astype(np.float64).mean(axis=(2, 3), keepdims=True))
-    close(run_tgr("tgr.global_max", [x], (2, 3, 1, 1)), x.max(axis=(2, 3), keepdims=True))
+    close(run_tgr("tgr.global_max_pool", [x], (2, 3, 1, 1)), x.max(axis=(2, 3), keepdims=True))
 
 
 # -- element-wise and normalization -----------------------------------------------------------

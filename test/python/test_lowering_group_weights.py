@@ -12,17 +12,17 @@ import lz4.block
 import numpy as np
 import pytest
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.dialects.func import FuncOp
 
 from tigris.dialects.onnx.importer import import_model_file
+from tigris.dialects.tgr.plan_attrs import stored_plan
 from tigris.dialects.tgr.weight import WeightOp, weight_array
 from tigris.emit.tgrs import read_plan, write_plan
 from tigris.emit.tgrs.from_ir import plan_file_from_module
 from tigris.emit.tgrs.records import HEADER
 from tigris.transforms import get_all_passes
 from tigris.transforms.lower.lz4_budget import choose_plan_budget
-from tigris.transforms.lower.weight_reserve import scheduled_peaks
 from tigris.transforms.pipelines import NORMALIZE, TigrisCompilePass, run_passes
 from tigris.transforms.plan.graph import build_plan_graph
 from tigris.transforms.plan.memory import align_up
@@ -62,13 +62,10 @@ def grouped(path: Path, plan_budget: int, budget: int) -> tuple[ModuleOp, FuncOp
 
 
 def blocks(func: FuncOp) -> list[dict[str, int]]:
-    attr = func.attributes["tgr.weight_blocks"]
-    assert isinstance(attr, ArrayAttr)
-    out = []
-    for entry in attr.data:
-        assert isinstance(entry, DictionaryAttr)
-        out.append({k: v.value.data for k, v in entry.data.items() if isinstance(v, IntegerAttr)})
-    return out
+    return [
+        {"stage": b.stage.data, "raw_bytes": b.raw_bytes.data, "compressed_bytes": b.compressed_bytes.data}
+        for b in stored_plan(func).weight_blocks
+    ]
 
 
 def int_attr(op: object, name: str) -> int:
@@ -113,7 +110,7 @@ def test_lz4_blocks_hold_one_stages_weights_within_the_reserve(
 def test_scheduled_peaks_read_back_are_the_planners(
     name: str, budget: int, model_zoo: dict[str, Path]
 ) -> None:
-    """The reserve is measured against band peaks recomputed from #tgr.tile_plan heights."""
+    """The reserve is measured against the band peaks the plan stored in each #tgr.tile_plan."""
     module = import_model_file(model_zoo[name])
     ctx = Context()
     run_passes(NORMALIZE, ctx, module)
@@ -121,7 +118,7 @@ def test_scheduled_peaks_read_back_are_the_planners(
     graph = build_plan_graph(module)
     func = next(op for op in module.ops if isinstance(op, FuncOp))
     planned = [s.scheduled_peak for s in plan_memory(graph, budget, ALIGN).stages]
-    assert scheduled_peaks(func, graph) == planned
+    assert stored_plan(func).scheduled_peaks == planned
 
 
 def test_lz4_reserve_fits_beside_every_stage(model_zoo: dict[str, Path], pruned_zoo: dict[str, Path]) -> None:

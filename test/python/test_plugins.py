@@ -386,8 +386,10 @@ def test_without_the_plugin_kernel_the_run_fails(installed: Callable[..., None])
     data = _compiled(_module(ScaleOp), 1 << 20)
     runtime_binding.host_library.cache_clear()
     try:
-        with pytest.raises(runtime_binding.RunError, match="^run failed: op 'n0': op type or dtype combination not implemented$"):
-            runtime_binding.run_plan(data, [np.zeros((1, 2, 4, 3), np.float32)])
+        with pytest.raises(runtime_binding.RunError, match=r"^op 0 '.*' \(op type 200\): op type or dtype "
+                                                           r"combination not implemented$") as info:
+            runtime_binding.run_plan(data, [np.zeros((1, 2, 4, 3), np.float32)])  # (no plugin: no IR op name)
+        assert info.value.op == 0
     finally:
         runtime_binding.host_library.cache_clear()
 
@@ -470,3 +472,13 @@ def test_plugin_passes_reach_tigris_opt_and_xdsl_opt(tool: str, tmp_path: Path) 
     proc = _tool(tool, [str(source), "-p", "mark-main"], root)
     assert proc.returncode == 0, proc.stderr
     assert "attributes {marked}" in proc.stdout, proc.stdout
+
+
+def test_run_errors_name_a_plugin_op_by_its_ir_name(installed: Callable[..., None]) -> None:
+    """op_kind (the `(tgr.conv)` of `tigris run`'s errors) finds core and plugin ops by RuntimeOp."""
+    from tigris.emit.tgrs.enums import OpType
+    from tigris.tools.runtime_binding import op_kind
+
+    assert op_kind(int(OpType.CONV)) == "tgr.conv" and op_kind(200) == "op type 200"
+    installed(fake=_fake_plugin())
+    assert op_kind(200) == "fake.scale"

@@ -44,7 +44,9 @@ from graph_builder import GraphBuilder  # noqa: E402
 ALIGN = 32  # the compiler's default; TIGRIS_TENSOR_ALIGN on x86_64
 SRC = RUNTIME_DIR / "src"
 MY_SOURCES = [SRC / "tigris_mem.c", SRC / "tigris_executor.c", SRC / "tigris_bands.c"]
-ERR = {"ok": 0, "null": -1, "mem": -2, "kernel": -3, "no_stages": -4, "tile": -5, "input": -6, "weights": -7}
+ERR = {"ok": 0, "null": -1, "mem": -2, "kernel": -3, "no_stages": -4, "tile": -5, "input": -6, "weights": -7,
+       "plan": -8, "output": -9}
+NONE = -1  # test_executor.c prints TIGRIS_NONE16 error locations as -1
 
 
 def align_up(n: int, a: int = ALIGN) -> int:
@@ -333,6 +335,7 @@ def check_run(c: Compiled, res: Result) -> None:
     memory is kept there as its slow copy: fewer bytes are spilled than planned."""
     s = res.stats
     assert s["err"] == 0 and s["outputs_ok"] == 1 and s["bad"] == 0, (c.name, s)
+    assert (s["error_stage"], s["error_op"], s["error_tensor"], s["kernel_error"]) == (NONE, NONE, NONE, 0), s
     calls, ranges, stats = expected(c)
     assert [(k.op, k.tile) for k in res.calls] == calls, c.name
     for k in res.calls:
@@ -456,6 +459,10 @@ def test_kernel_error_stops_the_run(case: tuple[str, int, str]) -> None:
     res = run(c, "--fail-op", str(fail))
     assert res.stats["err"] == ERR["kernel"]
     assert [(k.op, k.tile) for k in res.calls] == calls[: calls.index(next(x for x in calls if x[0] == fail))]
+    # where and why: the op, its stage, and what the kernel returned (test_kernel: -7)
+    stage = next(i for i, st in enumerate(c.plan.stages) if fail in st.ops)
+    assert (res.stats["error_op"], res.stats["error_stage"], res.stats["kernel_error"]) == (fail, stage, -7)
+    assert res.stats["error_tensor"] == NONE
 
 
 def test_slow_memory_exhausted() -> None:
@@ -463,6 +470,7 @@ def test_slow_memory_exhausted() -> None:
     x = c.plan.inputs[0]
     res = run(c, slow=align_up(c.graph.tensors[x].nbytes))  # room for the input only
     assert res.stats["err"] == ERR["mem"]
+    assert res.stats["error_stage"] == 0 and res.stats["error_tensor"] != NONE and res.stats["kernel_error"] == 0
 
 
 def test_weight_block_larger_than_the_arena() -> None:
@@ -580,6 +588,29 @@ def test_hand_plan_stage_output_read_later_and_model_output_kept() -> None:
     assert s["err"] == 0 and s["outputs_ok"] == 1 and s["bad"] == 0 and s["leftover"] == 0
     assert s["slow_allocs"] == 2 and s["stages_normal"] == 3
     assert s["loads_bytes"] == 256 * 4 and s["spills_bytes"] == 256 * 3
+
+
+def test_model_output_not_produced_is_an_error() -> None:
+    """The executor checks its postcondition: a model output that no stage spills (the
+    stage's output list emptied) is TIGRIS_EXEC_ERR_OUTPUT naming the tensor, not OK."""
+    t = _tensors(2)
+    plan = PlanFile("unspilled", t, [Op(OpType.RELU, "r", (0,), (1,))], [Stage((0,), (0,), (), 64)], (0,), (1,))
+    res = run(_hand("unspilled", plan), fast=4096)
+    assert res.stats["err"] == ERR["output"] and res.stats["error_tensor"] == 1, res.stats
+    assert res.stats["error_stage"] == NONE and res.stats["error_op"] == NONE
+    spilled = PlanFile("spilled", t, [Op(OpType.RELU, "r", (0,), (1,))], [Stage((0,), (0,), (1,), 64)], (0,), (1,))
+    assert run(_hand("spilled", spilled), fast=4096).stats["err"] == 0  # the same plan, spilled
+
+
+def test_tiled_output_written_by_no_op_is_refused() -> None:
+    """A tiled stage's output that none of its ops writes would come back as whatever the
+    slow buffer held: TIGRIS_EXEC_ERR_PLAN naming it, before any tile runs."""
+    t = _tensors(3)
+    plan = PlanFile("unwritten", t, [Op(OpType.RELU, "r", (0,), (1,))],
+                    [Stage((0,), (0,), (1, 2), 64, tile_plan=0)], (0,), (1, 2), [TilePlan(4, 2, 0, 8, 64)])
+    res = run(_hand("unwritten", plan), fast=4096)
+    assert res.stats["err"] == ERR["plan"] and res.stats["error_tensor"] == 2 and res.calls == [], res.stats
+    assert res.stats["error_stage"] == 0
 
 
 # ---------------------------------------------------------------- no heap, stack, size

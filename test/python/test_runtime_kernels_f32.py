@@ -456,14 +456,14 @@ def test_emitter_refuses_an_nk_hwc_layer_behind_a_model_order_flatten(tmp_path: 
     from tigris.dialects.onnx.importer import import_model_file
     from tigris.dialects.tgr.ops_shape import FlattenOp
     from tigris.emit.tgrs.from_ir import FromIrError, plan_file_from_module
-    from tigris.transforms.lower.layout_nhwc import STORED_ORDER_ATTR
+    from tigris.dialects.tgr.plan_attrs import STORED_ORDER
     from tigris.transforms.pipelines import TigrisCompilePass
 
     path, _ = compile_model(conv_flatten_gemm().model(), tmp_path)
     module = import_model_file(path)
     TigrisCompilePass(budget=BUDGET).apply(Context(), module)
     (flatten,) = [op for op in module.walk() if isinstance(op, FlattenOp)]
-    del flatten.attributes[STORED_ORDER_ATTR]
+    del flatten.attributes[STORED_ORDER]
     with pytest.raises(FromIrError, match="reads a flatten that is not tgr.stored_order"):
         plan_file_from_module(module)
 

@@ -16,7 +16,7 @@ import numpy as np
 import onnx
 from compiled_models import Compiled, ort_lsb, plan_inputs
 from tigris.dialects.onnx.importer import import_model_file
-from tigris.emit.report.slow_memory import slow_peak
+from tigris.tools.report.slow_memory import slow_peak
 from tigris.emit.tgrs import read_plan, write_plan
 from tigris.emit.tgrs.enums import FileFlag, OpType
 from tigris.emit.tgrs.from_ir import plan_file_from_module

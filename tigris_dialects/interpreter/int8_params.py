@@ -348,7 +348,7 @@ PARAMS: dict[type[Operation], Callable[[Operation], Int8Params]] = {
     sh.ReduceMeanOp: mean_params,
     win.MaxPoolOp: requant_params,
     win.AvgPoolOp: requant_params,
-    win.GlobalMaxOp: requant_params,
+    win.GlobalMaxPoolOp: requant_params,
     sh.ReshapeOp: requant_params,
     sh.FlattenOp: requant_params,
     sh.SqueezeOp: requant_params,

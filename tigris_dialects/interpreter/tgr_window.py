@@ -131,9 +131,9 @@ class TgrWindowFunctions(InterpreterFunctions):
         x = np.asarray(args[0], F32)
         return out(op, np.mean(x, axis=tuple(range(2, x.ndim)), keepdims=True, dtype=F32))
 
-    @impl(win.GlobalMaxOp)
+    @impl(win.GlobalMaxPoolOp)
     @int8_kernel(q8.global_max)
-    def run_global_max(self, interpreter: Interpreter, op: win.GlobalMaxOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    def run_global_max(self, interpreter: Interpreter, op: win.GlobalMaxPoolOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         reject_quantized(op)
         x = np.asarray(args[0], F32)
         return out(op, np.max(x, axis=tuple(range(2, x.ndim)), keepdims=True))

@@ -87,9 +87,14 @@ def parse_input_shapes(specs: Sequence[str]) -> dict[str, list[int]]:
 def import_model_file(path: str | Path, input_shapes: Mapping[str, list[int]] | None = None) -> ModuleOp:
     path = Path(path)
     if not path.is_file():
-        raise OnnxImportError(f"cannot open '{path}': no such file")
+        why = "it is a directory" if path.is_dir() else "not a regular file" if path.exists() else "no such file"
+        raise OnnxImportError(f"cannot open '{path}': {why}; name the model file (.onnx or .onnxtxt)")
     if path.suffix in (".onnxtxt", ".onnxtext"):
-        return import_model_text(path.read_text(), input_shapes, str(path))
+        try:
+            text = path.read_text()
+        except (OSError, UnicodeDecodeError) as e:
+            raise OnnxImportError(f"cannot read '{path}': {_first_line(e)}") from None
+        return import_model_text(text, input_shapes, str(path))
     try:
         model = onnx.load(str(path))
     except Exception as e:  # protobuf raises DecodeError/RuntimeError variants

@@ -1,8 +1,9 @@
 """`tgr` types and attributes: weight handles, quantized element types, plan annotations.
 
-The plan attributes (`#tgr.lifetime`, `#tgr.tile_plan`, `#tgr.stage`) are written by
-the planning passes; they print as `<key = value, ...>` so a FileCheck line says
-what each number is.
+The plan attributes (`#tgr.lifetime`, `#tgr.memory`, `#tgr.tile_plan`, `#tgr.stage`) are
+written by the planning passes and `#tgr.weight_block` by group-weights; they print as
+`<key = value, ...>` so a FileCheck line says what each number is. Together they hold the
+whole plan, so nothing downstream plans again to learn it (`plan_attrs.py` reads them back).
 """
 
 from __future__ import annotations
@@ -19,11 +20,18 @@ from xdsl.dialects.builtin import (
     f64,
     i64,
 )
-from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute, TypeAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+
+def int_values(array: DenseArrayBase) -> tuple[int, ...]:
+    """An `array<i64: ...>` as Python ints."""
+    return tuple(int(v) for v in array.get_values())
 
 
 @irdl_attr_definition
@@ -99,7 +107,7 @@ class QuantType(ParametrizedAttribute, TypeAttribute):
 
     @property
     def zero_point_values(self) -> tuple[int, ...]:
-        return tuple(int(v) for v in self.zero_points.get_values())
+        return int_values(self.zero_points)
 
     def verify(self) -> None:
         scales, zps = self.scale_values, self.zero_point_values
@@ -229,24 +237,45 @@ class MemoryAttr(_IntFieldsAttr):
 class TilePlanAttr(_IntFieldsAttr):
     """`#tgr.tile_plan<...>`: how a stage is cut into horizontal bands.
 
-    tile_h output rows per tile, num_tiles tiles, halo extra input rows (RF - 1),
-    chain = index of the chain the stage belongs to, or -1 for a lone tiled stage."""
+    tile_h output rows per tile, num_tiles tiles, halo extra input rows (RF - 1), out_h rows of
+    the output the tiles cover, peak = the bytes one band needs (the whole chain's band, for a
+    chain: the planner computes it once, the runtime checks its arena against it), chain = index
+    of the chain the stage belongs to, or -1 for a lone tiled stage."""
 
     name = "tgr.tile_plan"
     tile_h: IntAttr
     num_tiles: IntAttr
     halo: IntAttr
     out_h: IntAttr
+    peak: IntAttr
     chain: IntAttr
 
     def verify(self) -> None:
         t, n, h, out, c = (p.data for p in (self.tile_h, self.num_tiles, self.halo, self.out_h, self.chain))
         if t < 1 or n < 1 or h < 0 or c < -1:
             raise VerifyException("#tgr.tile_plan needs tile_h >= 1, num_tiles >= 1, halo >= 0, chain >= -1")
+        if self.peak.data < 0:
+            raise VerifyException("#tgr.tile_plan peak must be >= 0")
         if not (n - 1) * t < out <= n * t:
             raise VerifyException(
                 f"#tgr.tile_plan: {n} tiles of {t} rows do not cover exactly {out} output rows"
             )
+
+
+class Strategy(StrEnum):
+    """How a stage runs (spec/tiling.md): whole, cut into bands on its own, or banded together
+    with the other stages of its chain. The values are the names reports print."""
+
+    NORMAL = "normal"
+    TILED = "tiled"
+    CHAIN = "chain"
+
+
+@irdl_attr_definition
+class StrategyAttr(EnumAttribute[Strategy], SpacedOpaqueSyntaxAttribute):
+    """`#tgr<strategy tiled>`; inside `#tgr.stage` it prints as `strategy = tiled`."""
+
+    name = "tgr.strategy"
 
 
 @irdl_attr_definition
@@ -256,7 +285,9 @@ class StageAttr(ParametrizedAttribute):
     A temporal partition: ops with steps first..last run with the fast arena reset
     around them. inputs/outputs are the tensors reloaded from / spilled to slow memory,
     numbered as the planner does: model inputs first, then each op's results in program
-    order. `tile` is an optional `#tgr.tile_plan` for spatially tiled or chained stages."""
+    order. A tiled or chained stage adds `strategy = tiled | chain` and its `tile =
+    #tgr.tile_plan<...>` (a normal stage prints neither); the verifier keeps the two in step
+    (chain exactly when the tile plan has a chain index)."""
 
     name = "tgr.stage"
     index: IntAttr
@@ -265,7 +296,26 @@ class StageAttr(ParametrizedAttribute):
     peak: IntAttr
     inputs: DenseArrayBase
     outputs: DenseArrayBase
+    strategy: StrategyAttr
     tile: Attribute  # TilePlanAttr or NoneAttr
+
+    @property
+    def tile_plan(self) -> TilePlanAttr | None:
+        return self.tile if isinstance(self.tile, TilePlanAttr) else None
+
+    @property
+    def scheduled_peak(self) -> int:
+        """The arena the stage needs as it runs: its band peak if banded, else its peak."""
+        tile = self.tile_plan
+        return tile.peak.data if tile is not None else self.peak.data
+
+    @property
+    def input_tensors(self) -> tuple[int, ...]:
+        return int_values(self.inputs)
+
+    @property
+    def output_tensors(self) -> tuple[int, ...]:
+        return int_values(self.outputs)
 
     def verify(self) -> None:
         from xdsl.dialects.builtin import NoneAttr
@@ -276,18 +326,25 @@ class StageAttr(ParametrizedAttribute):
             raise VerifyException("#tgr.stage peak must be >= 0")
         if not isinstance(self.tile, TilePlanAttr | NoneAttr):
             raise VerifyException("#tgr.stage tile must be a #tgr.tile_plan or absent")
+        tile, strategy = self.tile_plan, self.strategy.data
+        expected = Strategy.NORMAL
+        if tile is not None:
+            expected = Strategy.CHAIN if tile.chain.data >= 0 else Strategy.TILED
+        if strategy is not expected:
+            has = "no tile plan" if tile is None else f"a tile plan with chain = {tile.chain.data}"
+            raise VerifyException(f"#tgr.stage strategy {strategy.value} does not match {has}")
 
     def print_parameters(self, printer: Printer) -> None:
-        from xdsl.dialects.builtin import NoneAttr
-
         fields = [
             ("index", str(self.index.data)),
             ("steps", _ints([self.first_step.data, self.last_step.data])),
             ("peak", str(self.peak.data)),
-            ("inputs", _ints([int(v) for v in self.inputs.get_values()])),
-            ("outputs", _ints([int(v) for v in self.outputs.get_values()])),
+            ("inputs", _ints(self.input_tensors)),
+            ("outputs", _ints(self.output_tensors)),
         ]
-        if not isinstance(self.tile, NoneAttr):
+        if self.strategy.data is not Strategy.NORMAL:
+            fields.append(("strategy", self.strategy.data.value))
+        if self.tile_plan is not None:
             fields.append(("tile", str(self.tile)))
         _print_fields(printer, fields)
 
@@ -305,6 +362,8 @@ class StageAttr(ParametrizedAttribute):
                 return int_list()
             if key == "tile":
                 return parser.parse_attribute()
+            if key == "strategy":
+                return parser.parse_str_enum(Strategy)
             return parser.parse_integer()
 
         names = ("index", "steps", "peak", "inputs", "outputs")
@@ -312,7 +371,7 @@ class StageAttr(ParametrizedAttribute):
         with parser.in_angle_brackets():
             def field() -> None:
                 key = parser.parse_identifier()
-                if key not in (*names, "tile") or key in values:
+                if key not in (*names, "strategy", "tile") or key in values:
                     parser.raise_error(f"unexpected or repeated field '{key}' in #tgr.stage")
                 parser.parse_punctuation("=")
                 values[key] = value(key)
@@ -332,5 +391,21 @@ class StageAttr(ParametrizedAttribute):
             IntAttr(values["peak"]),  # type: ignore[arg-type]
             DenseArrayBase.from_list(i64, values["inputs"]),  # type: ignore[arg-type]
             DenseArrayBase.from_list(i64, values["outputs"]),  # type: ignore[arg-type]
+            StrategyAttr(values.get("strategy", Strategy.NORMAL)),  # type: ignore[arg-type]
             values.get("tile", NoneAttr()),  # type: ignore[arg-type]
         )
+
+
+@irdl_attr_definition
+class WeightBlockAttr(_IntFieldsAttr):
+    """`#tgr.weight_block<stage = s, raw_bytes = r, compressed_bytes = c>`: one block of weights
+    group-weights made for stage s, r bytes as laid out in the file, c as stored (LZ4, or r)."""
+
+    name = "tgr.weight_block"
+    stage: IntAttr
+    raw_bytes: IntAttr
+    compressed_bytes: IntAttr
+
+    def verify(self) -> None:
+        if self.stage.data < 0 or self.raw_bytes.data < 0 or self.compressed_bytes.data < 0:
+            raise VerifyException("#tgr.weight_block fields must be >= 0")

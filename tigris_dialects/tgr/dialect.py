@@ -13,14 +13,16 @@ from tigris.dialects.tgr.attributes import (
     MemoryAttr,
     QuantType,
     StageAttr,
+    StrategyAttr,
     TilePlanAttr,
+    WeightBlockAttr,
 )
 from tigris.dialects.tgr.resources import WeightResources
 from tigris.dialects.tgr.weight import WeightOp
 
 TGR_OPS = [
     win.ConvOp, win.DepthwiseConvOp, win.Conv1dOp, win.ConvTransposeOp, win.FullyConnectedOp,
-    win.MatMulOp, win.MaxPoolOp, win.AvgPoolOp, win.GlobalAvgPoolOp, win.GlobalMaxOp,
+    win.MatMulOp, win.MaxPoolOp, win.AvgPoolOp, win.GlobalAvgPoolOp, win.GlobalMaxPoolOp,
     ew.ReluOp, ew.Relu6Op, ew.SigmoidOp, ew.TanhOp, ew.HardSwishOp, ew.QuantizeOp, ew.DequantizeOp, ew.LeakyReluOp, ew.ClipOp,
     ew.AddOp, ew.SubOp, ew.MulOp, ew.DivOp, ew.SoftmaxOp, ew.BatchNormOp, ew.InstanceNormOp,
     sh.ConcatOp, sh.PadOp, sh.ResizeOp, sh.FlattenOp, sh.ReshapeOp, sh.SqueezeOp,
@@ -31,7 +33,7 @@ TGR_OPS = [
 TGR = Dialect(
     "tgr",
     TGR_OPS,
-    [DenseResourceAttr, QuantType, LifetimeAttr, MemoryAttr, TilePlanAttr, StageAttr],
+    [DenseResourceAttr, QuantType, LifetimeAttr, MemoryAttr, TilePlanAttr, StrategyAttr, StageAttr, WeightBlockAttr],
     [WeightResources()],
 )
 

@@ -6,6 +6,8 @@ Result and operand element types may differ (int8 tensors carry their own scale 
 
 from __future__ import annotations
 
+import math
+
 from xdsl.dialects.builtin import I64, Float32Type, FloatAttr, IntegerAttr, TensorType, f32, i64
 from xdsl.irdl import (
     irdl_op_definition,
@@ -20,6 +22,8 @@ from xdsl.utils.exceptions import VerifyException
 
 from tigris.dialects.shapes import broadcast, expect_shape, normalize_axis, shape_of
 from tigris.dialects.syntax import PositionalSyntax
+from tigris.dialects.tgr.record_fields import Fields, runtime_axis
+from tigris.dialects.tgr.runtime_enums import OpType
 from tigris.dialects.tgr.traits import RuntimeOp, TileCategory, TileKind, int_prop
 
 _POINTWISE = (Pure(), TileCategory(TileKind.POINTWISE))
@@ -36,25 +40,25 @@ class _Unary(PositionalSyntax):
 @irdl_op_definition
 class ReluOp(_Unary):
     name = "tgr.relu"
-    traits = traits_def(*_POINTWISE, RuntimeOp(3))
+    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.RELU))
 
 
 @irdl_op_definition
 class Relu6Op(_Unary):
     name = "tgr.relu6"
-    traits = traits_def(*_POINTWISE, RuntimeOp(4))
+    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.RELU6))
 
 
 @irdl_op_definition
 class SigmoidOp(_Unary):
     name = "tgr.sigmoid"
-    traits = traits_def(*_POINTWISE, RuntimeOp(12))
+    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.SIGMOID))
 
 
 @irdl_op_definition
 class TanhOp(_Unary):
     name = "tgr.tanh"
-    traits = traits_def(*_POINTWISE, RuntimeOp(20))
+    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.TANH))
 
 
 @irdl_op_definition
@@ -62,7 +66,7 @@ class HardSwishOp(_Unary):
     """x * relu6(x + 3) / 6. Not in spec/c-api.md's enum: runtime op type 33 is our addition."""
 
     name = "tgr.hard_swish"
-    traits = traits_def(*_POINTWISE, RuntimeOp(33))
+    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.HARD_SWISH))
 
 
 @irdl_op_definition
@@ -72,7 +76,7 @@ class QuantizeOp(_Unary):
     Runtime op type 34, an addition to the spec's enum."""
 
     name = "tgr.quantize"
-    traits = traits_def(*_POINTWISE, RuntimeOp(34))
+    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.QUANTIZE))
 
 
 @irdl_op_definition
@@ -80,14 +84,17 @@ class DequantizeOp(_Unary):
     """int8 -> float at the input's `!tgr.quant` parameters. Runtime op type 35 (addition)."""
 
     name = "tgr.dequantize"
-    traits = traits_def(*_POINTWISE, RuntimeOp(35))
+    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.DEQUANTIZE))
 
 
 @irdl_op_definition
 class LeakyReluOp(_Unary):
     name = "tgr.leaky_relu"
     alpha = prop_def(FloatAttr[Float32Type], default_value=FloatAttr(0.01, f32))
-    traits = traits_def(*_POINTWISE, RuntimeOp(21))
+    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.LEAKY_RELU))
+
+    def runtime_fields(self) -> Fields:
+        return {"alpha": self.alpha.value.data}
 
 
 @irdl_op_definition
@@ -97,12 +104,16 @@ class ClipOp(_Unary):
     name = "tgr.clip"
     min = opt_prop_def(FloatAttr[Float32Type])
     max = opt_prop_def(FloatAttr[Float32Type])
-    traits = traits_def(*_POINTWISE, RuntimeOp(11))
+    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.CLIP))
 
     def verify_(self) -> None:
         super().verify_()
         if self.min is not None and self.max is not None and self.min.value.data > self.max.value.data:
             raise VerifyException("tgr.clip: min is greater than max")
+
+    def runtime_fields(self) -> Fields:
+        return {"clip_min": self.min.value.data if self.min is not None else -math.inf,
+                "clip_max": self.max.value.data if self.max is not None else math.inf}  # fmt: skip
 
 
 class _Binary(PositionalSyntax):
@@ -117,36 +128,39 @@ class _Binary(PositionalSyntax):
 @irdl_op_definition
 class AddOp(_Binary):
     name = "tgr.add"
-    traits = traits_def(*_POINTWISE, RuntimeOp(7))
+    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.ADD))
 
 
 @irdl_op_definition
 class SubOp(_Binary):
     name = "tgr.sub"
-    traits = traits_def(*_POINTWISE, RuntimeOp(18))
+    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.SUB))
 
 
 @irdl_op_definition
 class MulOp(_Binary):
     name = "tgr.mul"
-    traits = traits_def(*_POINTWISE, RuntimeOp(8))
+    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.MUL))
 
 
 @irdl_op_definition
 class DivOp(_Binary):
     name = "tgr.div"
-    traits = traits_def(*_POINTWISE, RuntimeOp(19))
+    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.DIV))
 
 
 @irdl_op_definition
 class SoftmaxOp(_Unary):
     name = "tgr.softmax"
     axis = prop_def(IntegerAttr[I64], default_value=IntegerAttr(-1, i64))
-    traits = traits_def(Pure(), TileCategory(TileKind.DENSE), RuntimeOp(10))
+    traits = traits_def(Pure(), TileCategory(TileKind.DENSE), RuntimeOp(OpType.SOFTMAX))
 
     def verify_(self) -> None:
         super().verify_()
         normalize_axis(int_prop(self, "axis", -1), len(shape_of(self.input)))
+
+    def runtime_fields(self) -> Fields:
+        return {"axis": runtime_axis(self.axis.value.data, len(shape_of(self.input)))}
 
 
 def _expect_channel_vectors(op: PositionalSyntax, channels: int, count: int) -> None:
@@ -155,8 +169,17 @@ def _expect_channel_vectors(op: PositionalSyntax, channels: int, count: int) -> 
             raise VerifyException(f"{op.name}: per-channel parameters must have shape ({channels},)")
 
 
+class _NormBase(PositionalSyntax):
+    """batch_norm, instance_norm: the record carries epsilon."""
+
+    epsilon = prop_def(FloatAttr[Float32Type], default_value=FloatAttr(1e-5, f32))
+
+    def runtime_fields(self) -> Fields:
+        return {"epsilon": self.epsilon.value.data}
+
+
 @irdl_op_definition
-class BatchNormOp(PositionalSyntax):
+class BatchNormOp(_NormBase):
     """Inference batch norm: (x - mean) / sqrt(var + epsilon) * scale + bias, per channel."""
 
     name = "tgr.batch_norm"
@@ -166,8 +189,7 @@ class BatchNormOp(PositionalSyntax):
     mean = operand_def(TensorType)
     var = operand_def(TensorType)
     output = result_def(TensorType)
-    epsilon = prop_def(FloatAttr[Float32Type], default_value=FloatAttr(1e-5, f32))
-    traits = traits_def(Pure(), TileCategory(TileKind.CHANNELWISE), RuntimeOp(22))
+    traits = traits_def(Pure(), TileCategory(TileKind.CHANNELWISE), RuntimeOp(OpType.BATCH_NORM))
 
     def verify_(self) -> None:
         x = shape_of(self.input)
@@ -176,7 +198,7 @@ class BatchNormOp(PositionalSyntax):
 
 
 @irdl_op_definition
-class InstanceNormOp(PositionalSyntax):
+class InstanceNormOp(_NormBase):
     """Normalizes each channel over its spatial extent, so it needs the whole image."""
 
     name = "tgr.instance_norm"
@@ -184,8 +206,7 @@ class InstanceNormOp(PositionalSyntax):
     scale = operand_def(TensorType)
     bias = operand_def(TensorType)
     output = result_def(TensorType)
-    epsilon = prop_def(FloatAttr[Float32Type], default_value=FloatAttr(1e-5, f32))
-    traits = traits_def(Pure(), TileCategory(TileKind.STRUCTURAL), RuntimeOp(23))
+    traits = traits_def(Pure(), TileCategory(TileKind.STRUCTURAL), RuntimeOp(OpType.INST_NORM))
 
     def verify_(self) -> None:
         x = shape_of(self.input)

@@ -29,6 +29,15 @@ from xdsl.utils.exceptions import VerifyException
 
 from tigris.dialects.shapes import expect_shape, ints, normalize_axis, shape_of
 from tigris.dialects.syntax import PositionalSyntax
+from tigris.dialects.tgr.plan_attrs import STORED_ORDER
+from tigris.dialects.tgr.record_fields import (
+    Fields,
+    RecordFieldError,
+    channels_last_order,
+    runtime_axis,
+    to_runtime,
+)
+from tigris.dialects.tgr.runtime_enums import CoordMode, OpFlag, OpType, PadMode, ResizeMode
 from tigris.dialects.tgr.traits import (
     ConcatTileCategory,
     PadRows,
@@ -38,6 +47,16 @@ from tigris.dialects.tgr.traits import (
     TileKind,
     int_prop,
 )
+
+
+_Mode = PadMode | ResizeMode | CoordMode
+
+
+def _member(enum: type[_Mode], mode: str, what: str) -> _Mode:
+    """The runtime's value of a mode property (its member of the same name, upper-case)."""
+    if mode.upper() not in enum.__members__:
+        raise RecordFieldError(f"{what} '{mode}'")
+    return enum[mode.upper()]
 
 
 @irdl_op_definition
@@ -50,7 +69,7 @@ class ConcatOp(PositionalSyntax):
     output = result_def(TensorType)
     axis = prop_def(IntegerAttr[I64])
     layout = prop_def(StringAttr, default_value=StringAttr("nchw"))
-    traits = traits_def(Pure(), ConcatTileCategory(), RuntimeOp(13))
+    traits = traits_def(Pure(), ConcatTileCategory(), RuntimeOp(OpType.CONCAT))
 
     def verify_(self) -> None:
         shapes = [shape_of(v) for v in self.inputs]
@@ -59,7 +78,7 @@ class ConcatOp(PositionalSyntax):
         rank = len(shapes[0])
         axis = int_prop(self, "axis", 0)
         if self.layout.data == "nhwc" and rank == 4:
-            axis = (0, 2, 3, 1)[normalize_axis(axis, rank)]  # NHWC axis -> NCHW axis
+            axis = channels_last_order(rank)[normalize_axis(axis, rank)]  # NHWC axis -> NCHW axis
         axis = normalize_axis(axis, rank)
         for s in shapes:
             if len(s) != rank or any(s[i] != shapes[0][i] for i in range(rank) if i != axis):
@@ -67,6 +86,10 @@ class ConcatOp(PositionalSyntax):
         want = list(shapes[0])
         want[axis] = sum(s[axis] for s in shapes)
         expect_shape(self, shape_of(self.output), want)
+
+    def runtime_fields(self) -> Fields:
+        rank, axis = len(shape_of(self.output)), self.axis.value.data
+        return {"axis": axis % rank if self.layout.data == "nhwc" else runtime_axis(axis, rank)}
 
 
 @irdl_op_definition
@@ -77,7 +100,7 @@ class PadOp(PositionalSyntax):
     pads = prop_def(DenseArrayBase)
     mode = prop_def(StringAttr, default_value=StringAttr("constant"))
     value = prop_def(FloatAttr[Float32Type], default_value=FloatAttr(0.0, f32))
-    traits = traits_def(Pure(), TileCategory(TileKind.RESAMPLE), PadRows(), RuntimeOp(14))
+    traits = traits_def(Pure(), TileCategory(TileKind.RESAMPLE), PadRows(), RuntimeOp(OpType.PAD))
 
     def verify_(self) -> None:
         x = shape_of(self.input)
@@ -85,6 +108,15 @@ class PadOp(PositionalSyntax):
         if len(pads) != 2 * len(x):
             raise VerifyException(f"tgr.pad needs {2 * len(x)} pads, got {len(pads)}")
         expect_shape(self, shape_of(self.output), [d + pads[i] + pads[i + len(x)] for i, d in enumerate(x)])
+
+    def runtime_fields(self) -> Fields:
+        rank = len(shape_of(self.input))
+        pads = ints(self, "pads") or [0] * (2 * rank)
+        return {
+            "params": (*to_runtime(pads[:rank], rank), *to_runtime(pads[rank:], rank)),
+            "mode": _member(PadMode, self.mode.data, "pad mode"),
+            "pad_value": self.value.value.data,
+        }
 
 
 @irdl_op_definition
@@ -97,7 +129,7 @@ class ResizeOp(PositionalSyntax):
     scales = prop_def(DenseArrayBase)
     mode = prop_def(StringAttr, default_value=StringAttr("nearest"))
     coordinate_transformation_mode = prop_def(StringAttr, default_value=StringAttr("half_pixel"))
-    traits = traits_def(Pure(), TileCategory(TileKind.RESAMPLE), ResizeRows(), RuntimeOp(30))
+    traits = traits_def(Pure(), TileCategory(TileKind.RESAMPLE), ResizeRows(), RuntimeOp(OpType.RESIZE))
 
     def verify_(self) -> None:
         x = shape_of(self.input)
@@ -108,9 +140,20 @@ class ResizeOp(PositionalSyntax):
             raise VerifyException(f"tgr.resize mode must be nearest or linear, got {self.mode.data}")
         expect_shape(self, shape_of(self.output), [d * s for d, s in zip(x, scales)])
 
+    def runtime_fields(self) -> Fields:
+        coord = self.coordinate_transformation_mode.data
+        return {
+            "params": tuple(to_runtime(ints(self, "scales") or [], len(shape_of(self.input)))),
+            "mode": _member(ResizeMode, self.mode.data, "resize mode"),
+            "coord_mode": _member(CoordMode, coord, "coordinate_transformation_mode"),
+        }
+
 
 class _Reshaping(PositionalSyntax):
-    """Same elements, new shape; structural, since a band of rows is not a band after it."""
+    """Same elements, new shape; structural, since a band of rows is not a band after it.
+
+    At run time the elements are copied in model order, or, marked `tgr.stored_order` by
+    layout-nhwc, as the stored bytes are (the record's STORED_ORDER flag)."""
 
     input = operand_def(TensorType)
     output = result_def(TensorType)
@@ -118,6 +161,9 @@ class _Reshaping(PositionalSyntax):
     def verify_(self) -> None:
         if math.prod(shape_of(self.input)) != math.prod(shape_of(self.output)):
             raise VerifyException(f"{self.name}: element counts of input and result differ")
+
+    def runtime_fields(self) -> Fields:
+        return {"flags": OpFlag.STORED_ORDER if STORED_ORDER in self.attributes else OpFlag(0)}
 
 
 _STRUCTURAL = (Pure(), TileCategory(TileKind.STRUCTURAL))
@@ -127,7 +173,10 @@ _STRUCTURAL = (Pure(), TileCategory(TileKind.STRUCTURAL))
 class FlattenOp(_Reshaping):
     name = "tgr.flatten"
     axis = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
-    traits = traits_def(*_STRUCTURAL, RuntimeOp(16))
+    traits = traits_def(*_STRUCTURAL, RuntimeOp(OpType.FLATTEN))
+
+    def runtime_fields(self) -> Fields:
+        return super().runtime_fields() | {"axis": self.axis.value.data}
 
 
 @irdl_op_definition
@@ -135,21 +184,31 @@ class ReshapeOp(_Reshaping):
     """Static target shape (resolved by `fold-shape-ops`)."""
 
     name = "tgr.reshape"
-    traits = traits_def(*_STRUCTURAL, RuntimeOp(17))
+    traits = traits_def(*_STRUCTURAL, RuntimeOp(OpType.RESHAPE))
+
+    def runtime_fields(self) -> Fields:
+        return super().runtime_fields() | {"params": shape_of(self.output)}
+
+
+class _AxesReshaping(_Reshaping):
+    """squeeze, unsqueeze: the record carries the `axes` (model order) as params."""
+
+    def runtime_fields(self) -> Fields:
+        return super().runtime_fields() | {"params": tuple(ints(self, "axes") or ())}
 
 
 @irdl_op_definition
-class SqueezeOp(_Reshaping):
+class SqueezeOp(_AxesReshaping):
     name = "tgr.squeeze"
     axes = opt_prop_def(DenseArrayBase)
-    traits = traits_def(*_STRUCTURAL, RuntimeOp(27))
+    traits = traits_def(*_STRUCTURAL, RuntimeOp(OpType.SQUEEZE))
 
 
 @irdl_op_definition
-class UnsqueezeOp(_Reshaping):
+class UnsqueezeOp(_AxesReshaping):
     name = "tgr.unsqueeze"
     axes = prop_def(DenseArrayBase)
-    traits = traits_def(*_STRUCTURAL, RuntimeOp(28))
+    traits = traits_def(*_STRUCTURAL, RuntimeOp(OpType.UNSQUEEZE))
 
 
 @irdl_op_definition
@@ -158,7 +217,7 @@ class TransposeOp(PositionalSyntax):
     input = operand_def(TensorType)
     output = result_def(TensorType)
     perm = prop_def(DenseArrayBase)
-    traits = traits_def(*_STRUCTURAL, RuntimeOp(29))
+    traits = traits_def(*_STRUCTURAL, RuntimeOp(OpType.TRANSPOSE))
 
     def verify_(self) -> None:
         x = shape_of(self.input)
@@ -166,6 +225,13 @@ class TransposeOp(PositionalSyntax):
         if sorted(perm) != list(range(len(x))):
             raise VerifyException(f"tgr.transpose: perm {perm} is not a permutation of {len(x)} axes")
         expect_shape(self, shape_of(self.output), [x[p] for p in perm])
+
+    def runtime_fields(self) -> Fields:
+        """params[i]: the stored input axis that stored output axis i reads."""
+        rank = len(shape_of(self.input))
+        perm = ints(self, "perm") or list(reversed(range(rank)))
+        stored_out = channels_last_order(len(shape_of(self.output)))
+        return {"params": tuple(runtime_axis(perm[a], rank) for a in stored_out)}
 
 
 @irdl_op_definition
@@ -175,7 +241,7 @@ class ReduceMeanOp(PositionalSyntax):
     output = result_def(TensorType)
     axes = prop_def(DenseArrayBase)
     keepdims = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
-    traits = traits_def(Pure(), TileCategory(TileKind.DENSE), RuntimeOp(26))
+    traits = traits_def(Pure(), TileCategory(TileKind.DENSE), RuntimeOp(OpType.REDUCE_MEAN))
 
     def verify_(self) -> None:
         x = shape_of(self.input)
@@ -183,3 +249,10 @@ class ReduceMeanOp(PositionalSyntax):
         keep = int_prop(self, "keepdims", 1) == 1
         want = [1 if i in axes else d for i, d in enumerate(x) if keep or i not in axes]
         expect_shape(self, shape_of(self.output), want)
+
+    def runtime_fields(self) -> Fields:
+        rank = len(shape_of(self.input))  # no axes: reduces nothing, as the verifier and interpreter read it
+        return {
+            "params": tuple(sorted(runtime_axis(a, rank) for a in ints(self, "axes") or [])),
+            "flags": OpFlag.KEEPDIMS if self.keepdims.value.data else OpFlag(0),
+        }

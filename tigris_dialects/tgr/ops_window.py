@@ -46,6 +46,9 @@ from xdsl.utils.exceptions import VerifyException
 
 from tigris.dialects.shapes import expect_shape, ints, shape_of, windowed_shape
 from tigris.dialects.syntax import PositionalSyntax
+from tigris.dialects.tgr.plan_attrs import STORED_ORDER
+from tigris.dialects.tgr.record_fields import Fields, RecordFieldError, window_fields
+from tigris.dialects.tgr.runtime_enums import OpFlag, OpType
 from tigris.dialects.tgr.ops_shape import FlattenOp, ReshapeOp
 from tigris.dialects.tgr.traits import (
     FusesActivation,
@@ -282,6 +285,9 @@ class _ConvBase(WeightedOp):
             raise VerifyException(f"{self.name}: bias must have shape ({w[0]},)")
         expect_shape(self, shape_of(self.output), windowed_shape(self, x, w[2:], w[0]))
 
+    def runtime_fields(self) -> Fields:
+        return window_fields(self, self.onnx_weight_shape()[2:]) | {"group": self.groups()}
+
 
 _CONV_TRAITS = (Pure(), TileCategory(TileKind.SPATIAL), _ConvWindow(), FusesActivation())
 
@@ -294,7 +300,7 @@ class ConvOp(_ConvBase):
     RANKS: ClassVar[tuple[int, ...]] = (3, 4)
     WEIGHT_LAYOUT: ClassVar[WeightLayout] = ChannelsLast("ohwi", 4)
     group = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
-    traits = traits_def(*_CONV_TRAITS, RuntimeOp(1))
+    traits = traits_def(*_CONV_TRAITS, RuntimeOp(OpType.CONV))
 
 
 @irdl_op_definition
@@ -303,10 +309,15 @@ class DepthwiseConvOp(_ConvBase):
 
     name = "tgr.depthwise_conv"
     WEIGHT_LAYOUT: ClassVar[WeightLayout] = DepthwiseHWC("hwc")
-    traits = traits_def(*_CONV_TRAITS, RuntimeOp(2))
+    traits = traits_def(*_CONV_TRAITS, RuntimeOp(OpType.DEPTHWISE))
 
     def groups(self) -> int:
         return shape_of(self.input)[1]
+
+    def runtime_fields(self) -> Fields:
+        """The record's `group` is the channel multiplier, what the depthwise kernel reads."""
+        multiplier = shape_of(self.output)[1] // max(1, shape_of(self.input)[1])
+        return super().runtime_fields() | {"group": multiplier}
 
 
 @irdl_op_definition
@@ -317,7 +328,7 @@ class Conv1dOp(_ConvBase):
     RANKS: ClassVar[tuple[int, ...]] = (3,)
     WEIGHT_LAYOUT: ClassVar[WeightLayout] = ChannelsLast("oki", 3)
     group = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
-    traits = traits_def(*_CONV_TRAITS, RuntimeOp(32))
+    traits = traits_def(*_CONV_TRAITS, RuntimeOp(OpType.CONV1D))
 
 
 @irdl_op_definition
@@ -337,7 +348,7 @@ class ConvTransposeOp(WeightedOp):
     pads = opt_prop_def(DenseArrayBase)
     output_padding = opt_prop_def(DenseArrayBase)
     group = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
-    traits = traits_def(Pure(), TileCategory(TileKind.STRUCTURAL), RuntimeOp(24))
+    traits = traits_def(Pure(), TileCategory(TileKind.STRUCTURAL), RuntimeOp(OpType.CONV_TRANSPOSE))
 
     def runtime_layout(self) -> WeightLayout:
         return self.WEIGHT_LAYOUT_1D if len(shape_of(self.input)) == 3 else self.WEIGHT_LAYOUT
@@ -360,6 +371,12 @@ class ConvTransposeOp(WeightedOp):
         ]
         expect_shape(self, shape_of(self.output), (x[0], w[1] * group, *spatial))
 
+    def runtime_fields(self) -> Fields:
+        return window_fields(self, self.onnx_weight_shape()[2:]) | {
+            "group": int_prop(self, "group", 1),
+            "params": tuple(ints(self, "output_padding") or ()),
+        }
+
 
 @irdl_op_definition
 class FullyConnectedOp(WeightedOp):
@@ -374,7 +391,7 @@ class FullyConnectedOp(WeightedOp):
     bias = opt_operand_def(TensorType)
     output = result_def(TensorType)
     fused_activation = prop_def(StringAttr, default_value=_NONE)
-    traits = traits_def(Pure(), TileCategory(TileKind.DENSE), FusesActivation(), RuntimeOp(9))
+    traits = traits_def(Pure(), TileCategory(TileKind.DENSE), FusesActivation(), RuntimeOp(OpType.FULLY_CONN))
 
     def _chw(self) -> tuple[int, int, int] | None:
         name = layout_of(self)
@@ -409,6 +426,18 @@ class FullyConnectedOp(WeightedOp):
             raise VerifyException(f"tgr.fully_connected: bias must have shape ({w[0]},)")
         expect_shape(self, shape_of(self.output), (x[0], w[0]))
 
+    def runtime_fields(self) -> Fields:
+        """No parameters; an "nk_hwc" weight reads its flattened map in (h, w, c) order, so
+        every reshape up to the rank-4 map must copy the stored bytes (`tgr.stored_order`)."""
+        if layout_of(self) == NK_HWC:
+            source = self.input
+            while isinstance(source.owner, FlattenOp | ReshapeOp) and len(shape_of(source)) != 4:
+                if STORED_ORDER not in source.owner.attributes:
+                    msg = f'weight_layout "{NK_HWC}" reads a flatten that is not {STORED_ORDER}'
+                    raise RecordFieldError(msg)
+                source = source.owner.input
+        return {}
+
 
 @irdl_op_definition
 class MatMulOp(PositionalSyntax):
@@ -418,7 +447,7 @@ class MatMulOp(PositionalSyntax):
     lhs = operand_def(TensorType)
     rhs = operand_def(TensorType)
     output = result_def(TensorType)
-    traits = traits_def(Pure(), TileCategory(TileKind.DENSE), RuntimeOp(25))
+    traits = traits_def(Pure(), TileCategory(TileKind.DENSE), RuntimeOp(OpType.MATMUL))
 
     def verify_(self) -> None:
         a, b = shape_of(self.lhs), shape_of(self.rhs)
@@ -440,19 +469,29 @@ class _PoolBase(PositionalSyntax):
         ceil = int_prop(self, "ceil_mode", 0) == 1
         expect_shape(self, shape_of(self.output), windowed_shape(self, x, kernel, x[1], ceil))
 
+    def runtime_fields(self) -> Fields:
+        flags = OpFlag.CEIL_MODE if self.ceil_mode.value.data else OpFlag(0)
+        return window_fields(self, ints(self, "kernel_shape") or []) | {"flags": flags}
+
 
 @irdl_op_definition
 class MaxPoolOp(_PoolBase):
     name = "tgr.max_pool"
     dilations = opt_prop_def(DenseArrayBase)
-    traits = traits_def(Pure(), TileCategory(TileKind.SPATIAL), SpatialWindow(), RuntimeOp(5))
+    traits = traits_def(Pure(), TileCategory(TileKind.SPATIAL), SpatialWindow(), RuntimeOp(OpType.MAX_POOL))
 
 
 @irdl_op_definition
 class AvgPoolOp(_PoolBase):
     name = "tgr.avg_pool"
     count_include_pad = prop_def(IntegerAttr[I64], default_value=IntegerAttr(0, i64))
-    traits = traits_def(Pure(), TileCategory(TileKind.SPATIAL), SpatialWindow(), RuntimeOp(6))
+    traits = traits_def(Pure(), TileCategory(TileKind.SPATIAL), SpatialWindow(), RuntimeOp(OpType.AVG_POOL))
+
+    def runtime_fields(self) -> Fields:
+        fields = super().runtime_fields()
+        if self.count_include_pad.value.data:
+            fields["flags"] = OpFlag(fields["flags"]) | OpFlag.COUNT_INCLUDE_PAD
+        return fields
 
 
 class _GlobalPoolBase(PositionalSyntax):
@@ -472,10 +511,10 @@ _GLOBAL = (Pure(), TileCategory(TileKind.SPATIAL), SpatialWindow(global_window=T
 @irdl_op_definition
 class GlobalAvgPoolOp(_GlobalPoolBase):
     name = "tgr.global_avg_pool"
-    traits = traits_def(*_GLOBAL, RuntimeOp(15))
+    traits = traits_def(*_GLOBAL, RuntimeOp(OpType.GLOBAL_AVG))
 
 
 @irdl_op_definition
-class GlobalMaxOp(_GlobalPoolBase):
-    name = "tgr.global_max"
-    traits = traits_def(*_GLOBAL, RuntimeOp(31))
+class GlobalMaxPoolOp(_GlobalPoolBase):
+    name = "tgr.global_max_pool"
+    traits = traits_def(*_GLOBAL, RuntimeOp(OpType.GLOBAL_MAX))

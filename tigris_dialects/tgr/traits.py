@@ -16,6 +16,9 @@ from xdsl.ir import Attribute, Operation
 from xdsl.traits import OpTrait
 from xdsl.utils.exceptions import VerifyException
 
+from tigris.dialects.tgr.record_fields import channels_last_order
+from tigris.dialects.tgr.runtime_enums import Activation
+
 
 class TileKind(Enum):
     """The tiling categories of spec/tiling.md."""
@@ -63,7 +66,7 @@ class ConcatTileCategory(TileCategory):
         axis = int_prop(op, "axis", 0) % rank
         layout = op.properties.get("layout")
         if isinstance(layout, StringAttr) and layout.data == "nhwc" and rank == 4:
-            axis = (0, 2, 3, 1)[axis]  # NHWC axis -> NCHW axis
+            axis = channels_last_order(rank)[axis]  # NHWC axis -> NCHW axis
         return TileKind.STRUCTURAL if rank >= 3 and axis == 2 else self.kind
 
 
@@ -181,7 +184,8 @@ class ResizeRows(RowMap):
         return min(in_height, -(-rows // k) + (2 if linear else 1))
 
 
-ACTIVATIONS = ("none", "relu", "relu6")
+ACTIVATIONS = tuple(a.name.lower() for a in Activation)
+"""The `fused_activation` values: the runtime's `Activation` members, lower-case."""
 
 
 @dataclass(frozen=True)
@@ -198,7 +202,11 @@ class FusesActivation(OpTrait):
 
 @dataclass(frozen=True)
 class RuntimeOp(OpTrait):
-    """The `tigris_op_type_t` value the emitter writes for this op (spec/c-api.md)."""
+    """The `tigris_op_type_t` value the emitter writes for this op (spec/c-api.md).
+
+    A `tgr` op names an `OpType` member (`RuntimeOp(OpType.CONV)`, never a bare number: a test
+    checks that the dialect and the enum agree one to one); a plugin's op gives a number in
+    `EXTENSION_OP_TYPES`."""
 
     op_type: int
 

@@ -19,9 +19,8 @@ reserve worth having (`lz4_budget.choose_plan_budget`, which explains the policy
 Blocks are numbered in stage order. The pass writes:
 
     tgr.block = i : i64                  on each tgr.weight in block i (none: the weight is in the blob)
-    tgr.weight_blocks = [{stage = s : i64, raw_bytes = r : i64, compressed_bytes = c : i64}, ...]
-                                         on @main: an ArrayAttr of DictionaryAttr, entry i = block
-                                         i (builtin attributes; the fields always in this order)
+    tgr.weight_blocks = [#tgr.weight_block<stage = s, raw_bytes = r, compressed_bytes = c>, ...]
+                                         on @main: entry i = block i
     tgr.fast_reserved = n : i64          on @main: the largest raw_bytes with compress=lz4, else 0
     tgr.compress = "none" | "lz4"        on @main: how the emitter stores the blocks
 
@@ -41,14 +40,17 @@ from typing import Literal
 
 import lz4.block
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr, i64
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerAttr, ModuleOp, StringAttr, i64
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
+from tigris.dialects.tgr.attributes import WeightBlockAttr
+from tigris.dialects.tgr.plan_attrs import BLOCK, COMPRESS, FAST_RESERVED, STAGES, WEIGHT_BLOCKS, op_stage, stored_plan
 from tigris.dialects.tgr.weight import WeightOp
-from tigris.transforms.lower.weight_reserve import plan_align, reserve_capacity, scheduled_peaks
-from tigris.transforms.plan.graph import build_plan_graph, main_func
+from tigris.transforms.lower.weight_reserve import reserve_capacity
+from tigris.transforms.plan.graph import main_func
 from tigris.transforms.plan.memory import align_up
+from tigris.transforms.plan.passes import plan_align
 from tigris.transforms.rewriting import fail
 
 WEIGHT_ALIGN = 16
@@ -126,11 +128,7 @@ def stored_bytes(payloads: Sequence[bytes], blocks: Sequence[Block]) -> int:
 
 def weight_stages(weight: WeightOp) -> set[int]:
     """The stages whose ops read `weight` (its users' `tgr.stage`)."""
-    return {
-        attr.value.data
-        for use in weight.output.uses
-        if isinstance(attr := use.operation.attributes.get("tgr.stage"), IntegerAttr)
-    }
+    return {stage for use in weight.output.uses if (stage := op_stage(use.operation)) is not None}
 
 
 @dataclass(frozen=True)
@@ -141,7 +139,7 @@ class GroupWeightsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         func = main_func(op)
-        if "tgr.stages" not in func.attributes:
+        if STAGES not in func.attributes:
             raise PassFailedException(
                 "group-weights needs a plan: run tigris-plan first (@main has no tgr.stages)"
             )
@@ -155,8 +153,7 @@ class GroupWeightsPass(ModulePass):
             if not users:
                 raise fail(weight, "no op with a tgr.stage uses this weight")
         if self.compress == "lz4":
-            peaks = scheduled_peaks(func, build_plan_graph(op))
-            capacity = reserve_capacity(self.budget, peaks, plan_align(func))
+            capacity = reserve_capacity(self.budget, stored_plan(func).scheduled_peaks, plan_align(func))
             blocks = pack_lz4([weight_bytes(w) for w in weights], stages, capacity)
         else:
             firsts: dict[int, list[int]] = {}
@@ -169,18 +166,13 @@ class GroupWeightsPass(ModulePass):
         block_of = {i: b for b, block in enumerate(blocks) for i in block.weights}
         for i, weight in enumerate(weights):
             if i in block_of:
-                weight.attributes["tgr.block"] = IntegerAttr(block_of[i], i64)
+                weight.attributes[BLOCK] = IntegerAttr(block_of[i], i64)
             else:
-                weight.attributes.pop("tgr.block", None)
+                weight.attributes.pop(BLOCK, None)
         entries = [
-            DictionaryAttr({
-                "stage": IntegerAttr(b.stage, i64),
-                "raw_bytes": IntegerAttr(b.raw_bytes, i64),
-                "compressed_bytes": IntegerAttr(b.compressed_bytes, i64),
-            })
-            for b in blocks
+            WeightBlockAttr(IntAttr(b.stage), IntAttr(b.raw_bytes), IntAttr(b.compressed_bytes)) for b in blocks
         ]
         largest = max((b.raw_bytes for b in blocks), default=0) if self.compress == "lz4" else 0
-        func.attributes["tgr.weight_blocks"] = ArrayAttr(entries)
-        func.attributes["tgr.fast_reserved"] = IntegerAttr(largest, i64)
-        func.attributes["tgr.compress"] = StringAttr(self.compress)  # how the emitter stores the blocks
+        func.attributes[WEIGHT_BLOCKS] = ArrayAttr(entries)
+        func.attributes[FAST_RESERVED] = IntegerAttr(largest, i64)
+        func.attributes[COMPRESS] = StringAttr(self.compress)  # how the emitter stores the blocks

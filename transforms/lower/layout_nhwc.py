@@ -63,13 +63,9 @@ from tigris.dialects.tgr.ops_window import (
     hwc_columns,
     layout_of,
 )
+from tigris.dialects.tgr.plan_attrs import STORED_ORDER
 from tigris.dialects.tgr.weight import WeightOp, make_weight
 from tigris.transforms.rewriting import apply_patterns, fail, node_name
-
-STORED_ORDER_ATTR = "tgr.stored_order"
-"""Unit attribute of a tgr.flatten / tgr.reshape whose result only "nk_hwc" fully_connected ops
-read: the runtime copies its stored bytes as they are (`.tgrs` op flag STORED_ORDER)."""
-
 
 def _moved_quant(op: Operation, element: Attribute, onnx_axis: int, new_axis: int, repeat: int) -> Attribute:
     """The weight's element type in the new layout: per-axis parameters follow the output channels."""
@@ -173,8 +169,8 @@ class PermuteDenseColumns(RewritePattern):
         if chain is None:
             return  # another op reads the flattened map in model order: keep ONNX's columns
         for reshape in (root, *chain):
-            if STORED_ORDER_ATTR not in reshape.attributes:
-                reshape.attributes[STORED_ORDER_ATTR] = UnitAttr()
+            if STORED_ORDER not in reshape.attributes:
+                reshape.attributes[STORED_ORDER] = UnitAttr()
                 rewriter.notify_op_modified(reshape)
         type_ = op.weight.type
         assert isinstance(type_, TensorType)

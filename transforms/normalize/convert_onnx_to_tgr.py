@@ -61,7 +61,7 @@ TABLE: dict[type[Operation], Row] = {
     oe.DivOp: Row(te.DivOp),
     on.SoftmaxOp: Row(te.SoftmaxOp, {"axis": "axis"}),
     on.GlobalAveragePoolOp: Row(tw.GlobalAvgPoolOp),
-    on.GlobalMaxPoolOp: Row(tw.GlobalMaxOp),
+    on.GlobalMaxPoolOp: Row(tw.GlobalMaxPoolOp),
     on.InstanceNormalizationOp: Row(te.InstanceNormOp, {"epsilon": "epsilon"}),
     ot.FlattenOp: Row(ts.FlattenOp, {"axis": "axis"}),
     ot.ConcatOp: Row(ts.ConcatOp, {"axis": "axis"}),
@@ -313,7 +313,7 @@ class ConvertReduceMaxOverSpace(RewritePattern):
     def match_and_rewrite(self, op: ot.ReduceMaxOp, rewriter: PatternRewriter) -> None:
         rank = len(shape_of(op.data))
         if rank >= 3 and op.keepdims.value.data == 1 and _reduce_axes(op) == list(range(2, rank)):
-            new = tw.GlobalMaxOp.build(operands=[op.data], result_types=[op.reduced.type])
+            new = tw.GlobalMaxPoolOp.build(operands=[op.data], result_types=[op.reduced.type])
             rewriter.replace(op, carry_name(op, new))
 
 

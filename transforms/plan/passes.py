@@ -7,8 +7,9 @@
     tile-chains{..}           chains of linked over-budget stages share one tile plan
 
 Tensors in `#tgr.stage` inputs/outputs are numbered as the planner sees them: model
-inputs first, then each op's results in program order. `written_plan` reads the
-attributes back as a `Plan` (the figures the runtime's statistics must match).
+inputs first, then each op's results in program order. The attributes hold the whole plan
+(strategies, tile plans with their band peaks); `written_plan` reads them back as a `Plan`
+(the figures the runtime's statistics must match) without planning anything again.
 """
 
 from __future__ import annotations
@@ -17,13 +18,15 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, IntAttr, IntegerAttr, ModuleOp, NoneAttr, i64
+from xdsl.dialects.func import FuncOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
-from tigris.dialects.tgr.attributes import LifetimeAttr, MemoryAttr, StageAttr, TilePlanAttr
+from tigris.dialects.tgr.attributes import LifetimeAttr, MemoryAttr, StageAttr, Strategy, StrategyAttr, TilePlanAttr
+from tigris.dialects.tgr.plan_attrs import MEMORY, STAGE, STAGES, MissingPlanError, stored_plan
 from tigris.transforms.plan.graph import PlanGraph, build_plan_graph, main_func
 from tigris.transforms.plan.memory import lifetimes, timeline
-from tigris.transforms.plan.planner import Plan, StagePlan, assign_strategies, measure, tile_peak
+from tigris.transforms.plan.planner import Plan, StagePlan, assign_strategies, measure
 from tigris.transforms.plan.tiling import TilePlan
 from tigris.transforms.plan.temporal import Stage, make_stage, partition_temporal
 
@@ -70,16 +73,22 @@ class MemoryTimelinePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         _check(1, self.align)
         result = timeline(build_plan_graph(op), self.align)
-        main_func(op).attributes["tgr.memory"] = MemoryAttr(IntAttr(result.peak), IntAttr(result.peak_step), IntAttr(self.align))
+        main_func(op).attributes[MEMORY] = MemoryAttr(IntAttr(result.peak), IntAttr(result.peak_step), IntAttr(self.align))
+
+
+def plan_align(func: FuncOp) -> int:
+    """The tensor alignment the plan was made with (memory-timeline records it)."""
+    memory = stored_plan(func).memory
+    return memory.align.data if memory is not None else DEFAULT_ALIGN
+
+
+def _tile_attr(tile: TilePlan) -> TilePlanAttr:
+    fields = (tile.tile_h, tile.num_tiles, tile.halo, tile.out_h, tile.peak, tile.chain)
+    return TilePlanAttr(*(IntAttr(v) for v in fields))
 
 
 def _stage_attr(stage: Stage, plan: StagePlan | None = None) -> StageAttr:
     tile = plan.tile if plan is not None else None
-    tile_attr = (
-        TilePlanAttr(*(IntAttr(v) for v in (tile.tile_h, tile.num_tiles, tile.halo, tile.out_h, tile.chain)))
-        if tile is not None
-        else NoneAttr()
-    )
     return StageAttr(
         IntAttr(stage.index),
         IntAttr(stage.first),
@@ -87,7 +96,8 @@ def _stage_attr(stage: Stage, plan: StagePlan | None = None) -> StageAttr:
         IntAttr(stage.peak),
         DenseArrayBase.from_list(i64, stage.inputs),
         DenseArrayBase.from_list(i64, stage.outputs),
-        tile_attr,
+        StrategyAttr(plan.strategy if plan is not None else Strategy.NORMAL),
+        _tile_attr(tile) if tile is not None else NoneAttr(),
     )
 
 
@@ -95,51 +105,50 @@ def write_stages(module: ModuleOp, graph: PlanGraph, stages: list[Stage], plans:
     for stage in stages:
         for step in graph.steps[stage.first : stage.last + 1]:
             assert step.op is not None
-            step.op.attributes["tgr.stage"] = IntegerAttr(stage.index, i64)
+            step.op.attributes[STAGE] = IntegerAttr(stage.index, i64)
     attrs = [_stage_attr(s, plans[i] if plans else None) for i, s in enumerate(stages)]
-    main_func(module).attributes["tgr.stages"] = ArrayAttr(attrs)
+    main_func(module).attributes[STAGES] = ArrayAttr(attrs)
+
+
+def _stored_stages(module: ModuleOp) -> tuple[StageAttr, ...]:
+    try:
+        return stored_plan(main_func(module)).stages
+    except MissingPlanError:
+        raise PassFailedException("run partition-temporal first: @main has no tgr.stages") from None
 
 
 def read_stages(module: ModuleOp, graph: PlanGraph, align: int) -> list[Stage]:
-    stages = main_func(module).attributes.get("tgr.stages")
-    if not isinstance(stages, ArrayAttr):
-        raise PassFailedException("run partition-temporal first: @main has no tgr.stages")
-    out: list[Stage] = []
-    for attr in stages.data:
-        assert isinstance(attr, StageAttr)
-        out.append(make_stage(graph, attr.index.data, attr.first_step.data, attr.last_step.data, align))
-    return out
+    """The stages partition-temporal cut, measured again at `align` (for re-planning them)."""
+    return [
+        make_stage(graph, a.index.data, a.first_step.data, a.last_step.data, align) for a in _stored_stages(module)
+    ]
+
+
+def _stage_plan(attr: StageAttr) -> StagePlan:
+    """One `#tgr.stage` as the planner's `StagePlan`, every figure as stored."""
+    stage = Stage(attr.index.data, attr.first_step.data, attr.last_step.data, attr.peak.data,
+                  list(attr.input_tensors), list(attr.output_tensors))  # fmt: skip
+    tile = attr.tile_plan
+    if tile is None:
+        return StagePlan(stage, attr.strategy.data)
+    fields = (tile.tile_h, tile.num_tiles, tile.halo, tile.out_h, tile.peak, tile.chain)
+    return StagePlan(stage, attr.strategy.data, TilePlan(*(f.data for f in fields)))
 
 
 def written_plan(module: ModuleOp) -> Plan:
     """The plan the passes wrote into `module` (`tgr.stages`, `tgr.memory`; the budget from
-    tigris-compile's `tgr.budget`, else 0), as the `Plan` the report's figures come from.
+    tigris-compile's `tgr.budget`, else 0), as the `Plan` the reports' figures come from.
     Unlike planning again at a budget, this is the plan a `.tgrs` of the module runs, also
     when tigris-compile re-planned it for LZ4: what the runtime's statistics must match.
-    A tile plan's band peak is not stored; it is recomputed from its height (`tile_peak`)."""
+    Every figure is read as stored; only the traffic and halo figures are measured on it."""
     func = main_func(module)
-    memory = func.attributes.get("tgr.memory")
-    align = memory.align.data if isinstance(memory, MemoryAttr) else DEFAULT_ALIGN
-    budget_attr = func.attributes.get("tgr.budget")
-    budget = budget_attr.value.data if isinstance(budget_attr, IntegerAttr) else 0
+    stored = stored_plan(func)
+    if stored.memory is None:
+        raise MissingPlanError("@main has no tgr.memory: run tigris-plan first")
+    memory = stored.memory
+    plans = [_stage_plan(attr) for attr in stored.stages]
     graph = build_plan_graph(module)
-    stages = read_stages(module, graph, align)
-    attrs = func.attributes["tgr.stages"]
-    assert isinstance(attrs, ArrayAttr)
-    plans: list[StagePlan] = []
-    for attr, stage in zip(attrs.data, stages, strict=True):
-        assert isinstance(attr, StageAttr)
-        tile = attr.tile
-        if not isinstance(tile, TilePlanAttr):
-            plans.append(StagePlan(stage, "normal"))
-            continue
-        members = [s for a, s in zip(attrs.data, stages) if isinstance(a, StageAttr) and a.tile == tile]
-        chain = tile.chain.data
-        peak = tile_peak(graph, members if chain >= 0 else [stage], tile.tile_h.data, align)
-        fields = (tile.tile_h.data, tile.num_tiles.data, tile.halo.data, tile.out_h.data)
-        plans.append(StagePlan(stage, "chain" if chain >= 0 else "tiled", TilePlan(*fields, peak, chain)))
-    whole = timeline(graph, align)
-    plan = Plan(graph, budget, align, plans, whole.peak, whole.peak_step)
+    plan = Plan(graph, stored.budget or 0, memory.align.data, plans, memory.peak.data, memory.step.data)
     measure(plan)
     return plan
 
@@ -178,7 +187,9 @@ class PartitionSpatialPass(ModulePass):
 
 @dataclass(frozen=True)
 class TileChainsPass(ModulePass):
-    """Chain tiling over linked over-budget stages; the others keep their spatial plans."""
+    """Chain tiling over linked over-budget stages: re-plans every stage partition-temporal cut
+    (whatever partition-spatial wrote), chains where they fit, each other stage as
+    partition-spatial would."""
 
     name = "tile-chains"
     budget: int = 0

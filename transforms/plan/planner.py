@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tigris.dialects.tgr.attributes import Strategy
 from tigris.transforms.plan.bands import tile_ranges
 from tigris.transforms.plan.graph import PlanGraph
 from tigris.transforms.plan.memory import align_up, timeline
@@ -26,7 +27,7 @@ from tigris.transforms.plan.tiling import (
 @dataclass
 class StagePlan:
     stage: Stage
-    strategy: str  # "normal" | "tiled" | "chain"
+    strategy: Strategy
     tile: TilePlan | None = None
 
     @property
@@ -76,7 +77,7 @@ def plan_memory(graph: PlanGraph, budget: int, align: int) -> Plan:
 def assign_strategies(
     graph: PlanGraph, stages: list[Stage], budget: int, align: int, chains: bool = True
 ) -> list[StagePlan]:
-    plans = [StagePlan(s, "normal") for s in stages]
+    plans = [StagePlan(s, Strategy.NORMAL) for s in stages]
     chain_id = 0
     i = 0
     while i < len(stages):
@@ -90,7 +91,7 @@ def assign_strategies(
         if chain is not None and chain.peak <= budget:
             chain_id += 1
             for k in range(i, j + 1):
-                plans[k] = StagePlan(stages[k], "chain", chain)
+                plans[k] = StagePlan(stages[k], Strategy.CHAIN, chain)
         else:
             plans[i : j + 1] = [_spatial_or_normal(graph, stages[k], budget, align) for k in range(i, j + 1)]
         i = j + 1
@@ -101,8 +102,8 @@ def _spatial_or_normal(graph: PlanGraph, stage: Stage, budget: int, align: int) 
     """An over-budget stage: tiled if its bands fit the budget, else normal (it overflows)."""
     tile = plan_spatial(graph, stage, budget, align)
     if tile is not None and tile.peak <= budget:
-        return StagePlan(stage, "tiled", tile)
-    return StagePlan(stage, "normal")
+        return StagePlan(stage, Strategy.TILED, tile)
+    return StagePlan(stage, Strategy.NORMAL)
 
 
 def tile_peak(graph: PlanGraph, stages: list[Stage], tile_h: int, align: int) -> int:
@@ -116,7 +117,8 @@ def groups(plan: Plan) -> list[list[StagePlan]]:
     """Stages as the runtime runs them: each chain is one group, every other stage its own."""
     out: list[list[StagePlan]] = []
     for sp in plan.stages:
-        if out and sp.strategy == "chain" and out[-1][0].strategy == "chain" and out[-1][0].tile == sp.tile:
+        chained = sp.strategy is Strategy.CHAIN
+        if out and chained and out[-1][0].strategy is Strategy.CHAIN and out[-1][0].tile == sp.tile:
             out[-1].append(sp)
         else:
             out.append([sp])

@@ -46,7 +46,7 @@ class HardSigmoidOp(PositionalSyntax):
             )
 
     def runtime_fields(self) -> dict[str, object]:
-        """Extra `tigris_op_t` fields for the emitter (emit/tgrs/from_ir.py)."""
+        """Extra `tigris_op_t` fields for the emitter (emit/tgrs/op_records.py)."""
         return {"alpha": self.alpha.value.data, "epsilon": self.beta.value.data}
 
 

@@ -25,6 +25,17 @@ static const int32_t *recorded_shape(const tigris_plan_t *plan, const tigris_ten
     return tigris_tensor_shape(plan, t);
 }
 
+/* The product of dims [first, last) of s, or -1 beyond int32 (a view's n, h, w, c are int32). */
+static int32_t dims_product(const int32_t *s, int32_t first, int32_t last) {
+    int64_t p = 1;
+    int32_t i;
+    for (i = first; i < last; ++i) {
+        p *= s[i];
+        if (p > INT32_MAX) return -1;
+    }
+    return (int32_t)p;
+}
+
 int tigris_view_of(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t tensor_idx, tigris_view_t *out) {
     const tigris_tensor_t *t;
     const int32_t *s;
@@ -59,13 +70,14 @@ int tigris_view_of(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t 
         out->n = s[0];
         out->c = s[1];
         out->h = s[2];
-        for (i = 3; i < nd; ++i) out->w *= s[i];
+        out->w = dims_product(s, 3, nd);
     } else { /* a weight layout: row-major [..., h, w, c] */
         out->c = s[nd - 1];
         out->w = s[nd - 2];
         out->h = s[nd - 3];
-        for (i = 0; i < nd - 3; ++i) out->n *= s[i];
+        out->n = dims_product(s, 0, nd - 3);
     }
+    if (out->n < 0 || out->w < 0) return TIGRIS_KERNEL_ERR_RANGE;
     h_start = 0;
     h_end = out->h;
     if (t->weight == TIGRIS_NONE16 && mem != NULL && nd >= 3) {
@@ -88,6 +100,7 @@ int tigris_k_nd_of(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t 
     if (err != TIGRIS_KERNEL_OK) return err;
     s = tigris_tensor_shape(plan, &plan->tensors[tensor_idx]);
     r = plan->tensors[tensor_idx].ndim;
+    if (dims_product(s, 0, r) < 0) return TIGRIS_KERNEL_ERR_RANGE; /* the strides below are int32 */
     out->data = v.data;
     out->elem = v.elem;
     out->dtype = v.dtype;

@@ -37,6 +37,7 @@ int tigris_f32_concat(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
     tk_nd_t y, x;
     tk_iter_t it;
     ptrdiff_t strides[TK_MAX_RANK];
+    int64_t total = 0;
     int32_t axis, offset = 0, a;
     uint32_t i;
     int err;
@@ -53,10 +54,9 @@ int tigris_f32_concat(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
         if (x.rank != y.rank || x.elem != y.elem || x.dtype != y.dtype) return TIGRIS_KERNEL_ERR_SHAPE;
         for (a = 0; a < y.rank; ++a)
             if (a != axis && x.dims[a] != y.dims[a]) return TIGRIS_KERNEL_ERR_SHAPE;
-        offset += x.dims[axis];
+        total += x.dims[axis];
     }
-    if (offset != y.dims[axis]) return TIGRIS_KERNEL_ERR_SHAPE;
-    offset = 0;
+    if (total != y.dims[axis]) return TIGRIS_KERNEL_ERR_SHAPE;
     for (i = 0; i < op->num_inputs; ++i) {
         err = runtime_nd(plan, mem, tk_input(plan, op, i), &x);
         if (err != TIGRIS_KERNEL_OK) return err;
@@ -159,20 +159,21 @@ int tigris_f32_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint1
 /* -- pad ----------------------------------------------------------------------------------- */
 
 /* Input index feeding output index j along one axis (numpy's pad after cropping negative
- * pads), or -1 where the constant goes. */
+ * pads), or -1 where the constant goes. 64-bit: a pad may be any int32 (tigris_f32_pad has
+ * checked that the crops leave len >= 0 elements). */
 static int32_t pad_source(int32_t j, int32_t begin, int32_t end, int32_t in_len, uint8_t mode) {
-    const int32_t crop = begin < 0 ? -begin : 0;
-    const int32_t len = in_len - crop - (end < 0 ? -end : 0);
-    int32_t t = j - (begin > 0 ? begin : 0);
-    if (t >= 0 && t < len) return crop + t;
+    const int64_t crop = begin < 0 ? -(int64_t)begin : 0;
+    const int64_t len = in_len - crop - (end < 0 ? -(int64_t)end : 0);
+    int64_t t = (int64_t)j - (begin > 0 ? begin : 0);
+    if (t >= 0 && t < len) return (int32_t)(crop + t);
     if (mode == TIGRIS_PAD_CONSTANT || len < 1) return -1;
-    if (mode == TIGRIS_PAD_EDGE) return crop + (t < 0 ? 0 : len - 1);
-    if (len == 1) return crop;
+    if (mode == TIGRIS_PAD_EDGE) return (int32_t)(crop + (t < 0 ? 0 : len - 1));
+    if (len == 1) return (int32_t)crop;
     {
-        const int32_t period = 2 * (len - 1); /* reflect without repeating the edge */
+        const int64_t period = 2 * (len - 1); /* reflect without repeating the edge */
         t %= period;
         if (t < 0) t += period;
-        return crop + (t >= len ? period - t : t);
+        return (int32_t)(crop + (t >= len ? period - t : t));
     }
 }
 
@@ -195,10 +196,11 @@ int tigris_f32_pad(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
     if (x.rank != r || x.elem != y.elem || x.dtype != y.dtype) return TIGRIS_KERNEL_ERR_SHAPE;
     if (mode == TIGRIS_PAD_CONSTANT && y.dtype != TIGRIS_DTYPE_F32 && op->pad_value != 0.0f)
         return TIGRIS_KERNEL_ERR_UNSUPPORTED;
-    for (a = 0; a < r; ++a) {
-        const int32_t kept = x.dims[a] - (pads[a] < 0 ? -pads[a] : 0) - (pads[r + a] < 0 ? -pads[r + a] : 0);
-        if (y.dims[a] != x.dims[a] + pads[a] + pads[r + a]) return TIGRIS_KERNEL_ERR_SHAPE;
-        if (mode != TIGRIS_PAD_CONSTANT && kept < 1 && y.dims[a] > 0) return TIGRIS_KERNEL_ERR_SHAPE;
+    for (a = 0; a < r; ++a) { /* in 64 bits: the pads are any int32 */
+        const int64_t begin = pads[a], end = pads[r + a];
+        const int64_t kept = x.dims[a] - (begin < 0 ? -begin : 0) - (end < 0 ? -end : 0);
+        if ((int64_t)y.dims[a] != x.dims[a] + begin + end) return TIGRIS_KERNEL_ERR_SHAPE;
+        if (kept < 0 || (mode != TIGRIS_PAD_CONSTANT && kept < 1 && y.dims[a] > 0)) return TIGRIS_KERNEL_ERR_SHAPE;
     }
     tigris_k_iter_output(&it, &y, NULL);
     if (r == 0 || !tk_iter_start(&it)) return TIGRIS_KERNEL_OK;
@@ -316,7 +318,7 @@ int tigris_f32_resize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
     if (x.rank != r || x.elem != y.elem || x.dtype != y.dtype || r == 0) return TIGRIS_KERNEL_ERR_SHAPE;
     if (linear && y.dtype != TIGRIS_DTYPE_F32) return TIGRIS_KERNEL_ERR_UNSUPPORTED;
     for (a = 0; a < r; ++a) {
-        if (scales[a] < 1 || y.dims[a] != x.dims[a] * scales[a]) return TIGRIS_KERNEL_ERR_SHAPE;
+        if (scales[a] < 1 || (int64_t)y.dims[a] != (int64_t)x.dims[a] * scales[a]) return TIGRIS_KERNEL_ERR_SHAPE;
         if (linear && scales[a] != 1) two[num_two++] = a;
     }
     tigris_k_iter_output(&it, &y, NULL);

@@ -12,44 +12,15 @@
 
 #include "kernels_f32.h"
 
-typedef struct {
-    int32_t kh, kw, sh, sw, dh, dw, pt, pl, pb, pr;
-} tk_window_t;
-
-/* The window fields of op; along W a rank-3 op has kernel, stride and dilation 1, no pads. */
-static int window_of(const tigris_op_t *op, int32_t rank, tk_window_t *w) {
-    w->kh = op->kernel_h;
-    w->sh = op->stride_h;
-    w->dh = op->dilation_h;
-    w->pt = op->pad_top;
-    w->pb = op->pad_bottom;
-    if (rank == 3) {
-        w->kw = w->sw = w->dw = 1;
-        w->pl = w->pr = 0;
-    } else {
-        w->kw = op->kernel_w;
-        w->sw = op->stride_w;
-        w->dw = op->dilation_w;
-        w->pl = op->pad_left;
-        w->pr = op->pad_right;
-    }
-    if (w->kh < 1 || w->kw < 1 || w->sh < 1 || w->sw < 1 || w->dh < 1 || w->dw < 1) return TIGRIS_KERNEL_ERR_PARAMS;
+/* The window of op along H and W (tk_axis_t, kernels_internal.h); along W a rank-3 op has
+ * kernel, stride and dilation 1 and no pads. */
+static int window_axes(const tigris_op_t *op, int32_t rank, const tigris_view_t *x, tk_axis_t *ah, tk_axis_t *aw) {
+    int err = tk_axis_init(ah, x->h, op->kernel_h, op->stride_h, op->dilation_h, op->pad_top, op->pad_bottom);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    if (rank == 3) err = tk_axis_init(aw, x->w, 1, 1, 1, 0, 0);
+    else err = tk_axis_init(aw, x->w, op->kernel_w, op->stride_w, op->dilation_w, op->pad_left, op->pad_right);
+    if (err != TIGRIS_KERNEL_OK) return err;
     return (rank == 3 || rank == 4) ? TIGRIS_KERNEL_OK : TIGRIS_KERNEL_ERR_UNSUPPORTED;
-}
-
-/* Output length of a convolution window along one axis, or -1 if the window does not fit. */
-static int32_t conv_length(int32_t in, int32_t k, int32_t s, int32_t d, int32_t pb, int32_t pe) {
-    int32_t span = in + pb + pe - d * (k - 1) - 1;
-    return span < 0 ? -1 : span / s + 1;
-}
-
-/* Pooled length; in ceil mode a last window starting in the end padding is dropped. */
-static int32_t pool_length(int32_t in, int32_t k, int32_t s, int32_t d, int32_t pb, int32_t pe, int ceil_mode) {
-    int32_t span = in + pb + pe - d * (k - 1) - 1, out;
-    if (span < 0) return -1;
-    out = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
-    if (ceil_mode && (out - 1) * s >= in + pb) --out;
-    return out;
 }
 
 /* The optional bias operand (operand 2) as `count` floats; *bias = NULL if absent. */
@@ -89,7 +60,7 @@ static int operands_of(const tigris_plan_t *plan, const tigris_op_t *op, tigris_
 int tigris_f32_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                     void *user_ctx) {
     tigris_view_t x, w, y;
-    tk_window_t win;
+    tk_axis_t ah, aw;
     const float *wd, *bias;
     const int32_t *ws;
     int32_t rank, out_ch, kh_n, kw_n, in_g, out_g, n, oh, ow, o;
@@ -102,7 +73,7 @@ int tigris_f32_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
     if (err != TIGRIS_KERNEL_OK) return err;
     rank = plan->tensors[tk_input(plan, op, 0)].ndim;
     if (rank != (op->op_type == TIGRIS_OP_CONV1D ? 3 : 4)) return TIGRIS_KERNEL_ERR_SHAPE;
-    err = window_of(op, rank, &win);
+    err = window_axes(op, rank, &x, &ah, &aw);
     if (err != TIGRIS_KERNEL_OK) return err;
     tw = tk_input(plan, op, 1);
     if (tigris_k_layout(plan, tw) != (rank == 4 ? TIGRIS_LAYOUT_OHWI : TIGRIS_LAYOUT_OKI) ||
@@ -113,12 +84,11 @@ int tigris_f32_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
     kh_n = ws[1];
     kw_n = rank == 4 ? ws[2] : 1;
     in_g = ws[rank - 1];
-    if (op->group < 1 || x.c != in_g * op->group || out_ch % op->group != 0 || y.c != out_ch) return TIGRIS_KERNEL_ERR_SHAPE;
-    out_g = out_ch / op->group;
-    if (kh_n != win.kh || kw_n != win.kw) return TIGRIS_KERNEL_ERR_SHAPE;
-    if (y.h != conv_length(x.h, kh_n, win.sh, win.dh, win.pt, win.pb) ||
-        y.w != conv_length(x.w, kw_n, win.sw, win.dw, win.pl, win.pr))
+    if (op->group < 1 || (int64_t)x.c != (int64_t)in_g * op->group || out_ch % op->group != 0 || y.c != out_ch)
         return TIGRIS_KERNEL_ERR_SHAPE;
+    out_g = out_ch / op->group;
+    if (kh_n != ah.k || kw_n != aw.k) return TIGRIS_KERNEL_ERR_SHAPE;
+    if (y.h != tk_axis_conv_length(&ah) || y.w != tk_axis_conv_length(&aw)) return TIGRIS_KERNEL_ERR_SHAPE;
     err = bias_of(plan, op, mem, out_ch, &bias);
     if (err != TIGRIS_KERNEL_OK) return err;
     wd = (const float *)(const void *)w.data;
@@ -126,31 +96,27 @@ int tigris_f32_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
     for (n = 0; n < y.n; ++n) {
         for (oh = y.h_start; oh < y.h_end; ++oh) {
             float *yrow = tk_f32_row(&y, n, oh);
-            const int32_t ih0 = oh * win.sh - win.pt;
-            int32_t kh;
-            for (kh = 0; kh < kh_n; ++kh) { /* every row of the window inside the image is resident */
-                int32_t ih = ih0 + kh * win.dh;
-                if (ih >= 0 && ih < x.h && tk_f32_row(&x, n, ih) == NULL) return TIGRIS_KERNEL_ERR_BAND;
-            }
+            const int32_t ih0 = oh * ah.s - ah.pb;
+            int32_t kh0, kh1, kh;
+            tk_axis_taps(&ah, ih0, 0, x.h, &kh0, &kh1);
+            for (kh = kh0; kh < kh1; ++kh) /* every row of the window inside the image is resident */
+                if (tk_f32_row(&x, n, ih0 + kh * ah.d) == NULL) return TIGRIS_KERNEL_ERR_BAND;
             for (ow = 0; ow < y.w; ++ow) {
-                const int32_t iw0 = ow * win.sw - win.pl;
+                const int32_t iw0 = ow * aw.s - aw.pb;
                 float *yp = yrow + (size_t)ow * (size_t)out_ch;
+                int32_t kw0, kw1;
+                tk_axis_taps(&aw, iw0, 0, x.w, &kw0, &kw1);
                 for (o = 0; o < out_ch; ++o) {
                     const int32_t c0 = (o / out_g) * in_g;
                     float acc = 0.0f;
                     int32_t kw;
-                    for (kh = 0; kh < kh_n; ++kh) {
-                        const int32_t ih = ih0 + kh * win.dh;
-                        const float *xrow;
-                        if (ih < 0 || ih >= x.h) continue;
-                        xrow = tk_f32_row(&x, n, ih);
-                        for (kw = 0; kw < kw_n; ++kw) {
-                            const int32_t iw = iw0 + kw * win.dw;
-                            const float *xp, *wp;
+                    for (kh = kh0; kh < kh1; ++kh) {
+                        const float *xrow = tk_f32_row(&x, n, ih0 + kh * ah.d);
+                        for (kw = kw0; kw < kw1; ++kw) {
+                            const float *xp = xrow + (size_t)(iw0 + kw * aw.d) * (size_t)x.c + (size_t)c0;
+                            const size_t tap = ((size_t)o * (size_t)kh_n + (size_t)kh) * (size_t)kw_n + (size_t)kw;
+                            const float *wp = wd + tap * (size_t)in_g;
                             int32_t i;
-                            if (iw < 0 || iw >= x.w) continue;
-                            xp = xrow + (size_t)iw * (size_t)x.c + (size_t)c0;
-                            wp = wd + (((size_t)o * (size_t)kh_n + (size_t)kh) * (size_t)kw_n + (size_t)kw) * (size_t)in_g;
                             for (i = 0; i < in_g; ++i) acc += xp[i] * wp[i];
                         }
                     }
@@ -166,7 +132,7 @@ int tigris_f32_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
 int tigris_f32_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                          void *user_ctx) {
     tigris_view_t x, w, y;
-    tk_window_t win;
+    tk_axis_t ah, aw;
     const float *wd, *bias;
     const int32_t *ws;
     int32_t rank, mult, n, oh, ow, o;
@@ -178,16 +144,16 @@ int tigris_f32_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint1
     err = operands_of(plan, op, mem, &x, &w, &y);
     if (err != TIGRIS_KERNEL_OK) return err;
     rank = plan->tensors[tk_input(plan, op, 0)].ndim;
-    err = window_of(op, rank, &win);
+    err = window_axes(op, rank, &x, &ah, &aw);
     if (err != TIGRIS_KERNEL_OK) return err;
     tw = tk_input(plan, op, 1);
-    if (tigris_k_layout(plan, tw) != TIGRIS_LAYOUT_HWC || plan->tensors[tw].ndim != 3) return TIGRIS_KERNEL_ERR_UNSUPPORTED;
+    if (tigris_k_layout(plan, tw) != TIGRIS_LAYOUT_HWC || plan->tensors[tw].ndim != 3)
+        return TIGRIS_KERNEL_ERR_UNSUPPORTED;
     ws = tigris_tensor_shape(plan, &plan->tensors[tw]);
     mult = op->group;
-    if (mult < 1 || y.c != x.c * mult || ws[2] != y.c || ws[0] != win.kh || ws[1] != win.kw) return TIGRIS_KERNEL_ERR_SHAPE;
-    if (y.h != conv_length(x.h, win.kh, win.sh, win.dh, win.pt, win.pb) ||
-        y.w != conv_length(x.w, win.kw, win.sw, win.dw, win.pl, win.pr))
+    if (mult < 1 || (int64_t)y.c != (int64_t)x.c * mult || ws[2] != y.c || ws[0] != ah.k || ws[1] != aw.k)
         return TIGRIS_KERNEL_ERR_SHAPE;
+    if (y.h != tk_axis_conv_length(&ah) || y.w != tk_axis_conv_length(&aw)) return TIGRIS_KERNEL_ERR_SHAPE;
     err = bias_of(plan, op, mem, y.c, &bias);
     if (err != TIGRIS_KERNEL_OK) return err;
     wd = (const float *)(const void *)w.data;
@@ -195,24 +161,22 @@ int tigris_f32_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint1
     for (n = 0; n < y.n; ++n) {
         for (oh = y.h_start; oh < y.h_end; ++oh) {
             float *yrow = tk_f32_row(&y, n, oh);
-            const int32_t ih0 = oh * win.sh - win.pt;
+            const int32_t ih0 = oh * ah.s - ah.pb;
+            int32_t kh0, kh1, kh;
+            tk_axis_taps(&ah, ih0, 0, x.h, &kh0, &kh1);
+            for (kh = kh0; kh < kh1; ++kh)
+                if (tk_f32_row(&x, n, ih0 + kh * ah.d) == NULL) return TIGRIS_KERNEL_ERR_BAND;
             for (ow = 0; ow < y.w; ++ow) {
-                const int32_t iw0 = ow * win.sw - win.pl;
+                const int32_t iw0 = ow * aw.s - aw.pb;
                 float *yp = yrow + (size_t)ow * (size_t)y.c;
-                int32_t kh, kw;
+                int32_t kw0, kw1, kw;
+                tk_axis_taps(&aw, iw0, 0, x.w, &kw0, &kw1);
                 for (o = 0; o < y.c; ++o) yp[o] = 0.0f;
-                for (kh = 0; kh < win.kh; ++kh) {
-                    const int32_t ih = ih0 + kh * win.dh;
-                    const float *xrow;
-                    if (ih < 0 || ih >= x.h) continue;
-                    xrow = tk_f32_row(&x, n, ih);
-                    if (xrow == NULL) return TIGRIS_KERNEL_ERR_BAND;
-                    for (kw = 0; kw < win.kw; ++kw) {
-                        const int32_t iw = iw0 + kw * win.dw;
-                        const float *xp, *wp;
-                        if (iw < 0 || iw >= x.w) continue;
-                        xp = xrow + (size_t)iw * (size_t)x.c;
-                        wp = wd + ((size_t)kh * (size_t)win.kw + (size_t)kw) * (size_t)y.c;
+                for (kh = kh0; kh < kh1; ++kh) {
+                    const float *xrow = tk_f32_row(&x, n, ih0 + kh * ah.d);
+                    for (kw = kw0; kw < kw1; ++kw) {
+                        const float *xp = xrow + (size_t)(iw0 + kw * aw.d) * (size_t)x.c;
+                        const float *wp = wd + ((size_t)kh * (size_t)aw.k + (size_t)kw) * (size_t)y.c;
                         if (mult == 1) {
                             for (o = 0; o < y.c; ++o) yp[o] += xp[o] * wp[o];
                         } else {
@@ -234,14 +198,27 @@ typedef struct {
     size_t group, out, kh, kw, in; /* element strides */
 } tk_tconv_strides_t;
 
+/* The taps [*first, *end) of a transposed window that can reach output index o: those with
+ * 0 <= o + pb - k d < in * s (the caller still checks that s divides it). */
+static void transposed_taps(const tk_axis_t *ax, int32_t o, int32_t *first, int32_t *end) {
+    const int64_t reach = (int64_t)o + ax->pb, d = ax->d;
+    const int64_t below = reach - (int64_t)ax->in * ax->s; /* k d must exceed this */
+    int64_t f = below < 0 ? 0 : below / d + 1, e = reach / d + 1;
+    if (e > ax->k) e = ax->k;
+    if (f > e) f = e;
+    *first = (int32_t)f;
+    *end = (int32_t)e;
+}
+
 int tigris_f32_conv_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
                               tigris_mem_t *mem, void *user_ctx) {
     tigris_view_t x, w, y;
-    tk_window_t win;
+    tk_axis_t ah, aw;
     tk_tconv_strides_t st;
     const float *wd, *bias;
     const int32_t *ws, *params;
     int32_t rank, out_ch, kh_n, kw_n, in_g, out_g, group, pad_h = 0, pad_w = 0, n, oh, ow, o;
+    int64_t channels;
     uint16_t tw;
     uint8_t layout;
     int err;
@@ -251,7 +228,7 @@ int tigris_f32_conv_transpose(const tigris_plan_t *plan, const tigris_op_t *op, 
     err = operands_of(plan, op, mem, &x, &w, &y);
     if (err != TIGRIS_KERNEL_OK) return err;
     rank = plan->tensors[tk_input(plan, op, 0)].ndim;
-    err = window_of(op, rank, &win);
+    err = window_axes(op, rank, &x, &ah, &aw);
     if (err != TIGRIS_KERNEL_OK) return err;
     tw = tk_input(plan, op, 1);
     layout = tigris_k_layout(plan, tw);
@@ -273,7 +250,9 @@ int tigris_f32_conv_transpose(const tigris_plan_t *plan, const tigris_op_t *op, 
     } else if (layout == TIGRIS_LAYOUT_PLAIN && plan->tensors[tw].ndim == rank) {
         in_g = ws[0] / group;
         out_g = ws[1];
-        out_ch = out_g * group;
+        channels = (int64_t)out_g * group;
+        if (channels > INT32_MAX) return TIGRIS_KERNEL_ERR_SHAPE;
+        out_ch = (int32_t)channels;
         kh_n = ws[2];
         kw_n = rank == 4 ? ws[3] : 1;
         st.kw = 1;
@@ -284,14 +263,19 @@ int tigris_f32_conv_transpose(const tigris_plan_t *plan, const tigris_op_t *op, 
     } else {
         return TIGRIS_KERNEL_ERR_UNSUPPORTED;
     }
-    if (x.c != in_g * group || out_ch != out_g * group || y.c != out_ch || kh_n != win.kh || kw_n != win.kw)
+    if ((int64_t)x.c != (int64_t)in_g * group || (int64_t)out_ch != (int64_t)out_g * group || y.c != out_ch ||
+        kh_n != ah.k || kw_n != aw.k)
         return TIGRIS_KERNEL_ERR_SHAPE;
     params = tk_params(plan, op);
     if (params == NULL) return TIGRIS_KERNEL_ERR_PARAMS;
     if (op->num_params >= 1) pad_h = params[0];
     if (op->num_params >= 2 && rank == 4) pad_w = params[1];
-    if (y.h != win.sh * (x.h - 1) + pad_h + win.dh * (kh_n - 1) + 1 - win.pt - win.pb ||
-        y.w != win.sw * (x.w - 1) + pad_w + win.dw * (kw_n - 1) + 1 - win.pl - win.pr)
+    if (pad_h < 0 || pad_w < 0) return TIGRIS_KERNEL_ERR_PARAMS;
+    /* every index below (o + pb - k d, with o < the output extent) stays inside int32 */
+    if ((int64_t)y.h + ah.pb >= TK_GEOMETRY_LIMIT || (int64_t)y.w + aw.pb >= TK_GEOMETRY_LIMIT)
+        return TIGRIS_KERNEL_ERR_RANGE;
+    if ((int64_t)y.h != (int64_t)ah.s * (x.h - 1) + pad_h + tk_axis_span(&ah) - ah.pb - ah.pe ||
+        (int64_t)y.w != (int64_t)aw.s * (x.w - 1) + pad_w + tk_axis_span(&aw) - aw.pb - aw.pe)
         return TIGRIS_KERNEL_ERR_SHAPE;
     err = bias_of(plan, op, mem, out_ch, &bias);
     if (err != TIGRIS_KERNEL_OK) return err;
@@ -302,30 +286,32 @@ int tigris_f32_conv_transpose(const tigris_plan_t *plan, const tigris_op_t *op, 
     for (n = 0; n < y.n; ++n) {
         for (oh = y.h_start; oh < y.h_end; ++oh) {
             float *yrow = tk_f32_row(&y, n, oh);
-            int32_t kh;
-            for (kh = 0; kh < kh_n; ++kh) {
-                int32_t t = oh + win.pt - kh * win.dh;
-                if (t >= 0 && t % win.sh == 0 && t / win.sh < x.h && tk_f32_row(&x, n, t / win.sh) == NULL)
-                    return TIGRIS_KERNEL_ERR_BAND;
+            int32_t kh0, kh1, kh;
+            transposed_taps(&ah, oh, &kh0, &kh1);
+            for (kh = kh0; kh < kh1; ++kh) {
+                int32_t t = oh + ah.pb - kh * ah.d;
+                if (t % ah.s == 0 && tk_f32_row(&x, n, t / ah.s) == NULL) return TIGRIS_KERNEL_ERR_BAND;
             }
             for (ow = 0; ow < y.w; ++ow) {
                 float *yp = yrow + (size_t)ow * (size_t)out_ch;
+                int32_t kw0, kw1;
+                transposed_taps(&aw, ow, &kw0, &kw1);
                 for (o = 0; o < out_ch; ++o) {
                     const int32_t g = o / out_g;
                     const float *wo = wd + (size_t)g * st.group + (size_t)(o % out_g) * st.out;
                     float acc = 0.0f;
                     int32_t kw;
-                    for (kh = 0; kh < kh_n; ++kh) {
-                        const int32_t th = oh + win.pt - kh * win.dh;
+                    for (kh = kh0; kh < kh1; ++kh) {
+                        const int32_t th = oh + ah.pb - kh * ah.d;
                         const float *xrow;
-                        if (th < 0 || th % win.sh != 0 || th / win.sh >= x.h) continue;
-                        xrow = tk_f32_row(&x, n, th / win.sh);
-                        for (kw = 0; kw < kw_n; ++kw) {
-                            const int32_t tww = ow + win.pl - kw * win.dw;
+                        if (th % ah.s != 0) continue;
+                        xrow = tk_f32_row(&x, n, th / ah.s);
+                        for (kw = kw0; kw < kw1; ++kw) {
+                            const int32_t tww = ow + aw.pb - kw * aw.d;
                             const float *xp, *wp;
                             int32_t i;
-                            if (tww < 0 || tww % win.sw != 0 || tww / win.sw >= x.w) continue;
-                            xp = xrow + (size_t)(tww / win.sw) * (size_t)x.c + (size_t)g * (size_t)in_g;
+                            if (tww % aw.s != 0) continue;
+                            xp = xrow + (size_t)(tww / aw.s) * (size_t)x.c + (size_t)g * (size_t)in_g;
                             wp = wo + (size_t)kh * st.kh + (size_t)kw * st.kw;
                             for (i = 0; i < in_g; ++i) acc += xp[i] * wp[(size_t)i * st.in];
                         }
@@ -339,20 +325,17 @@ int tigris_f32_conv_transpose(const tigris_plan_t *plan, const tigris_op_t *op, 
     return TIGRIS_KERNEL_OK;
 }
 
-/* How many taps of a window starting at `start` (step d, k taps) fall in [lo, hi). */
-static int32_t taps_inside(int32_t start, int32_t k, int32_t d, int32_t lo, int32_t hi) {
-    int32_t count = 0, i;
-    for (i = 0; i < k; ++i) {
-        int32_t p = start + i * d;
-        if (p >= lo && p < hi) ++count;
-    }
-    return count;
+/* Taps of the window at `start` inside [lo, hi). */
+static int32_t taps_inside(const tk_axis_t *ax, int32_t start, int32_t lo, int32_t hi) {
+    int32_t first, end;
+    tk_axis_taps(ax, start, lo, hi, &first, &end);
+    return end - first;
 }
 
 int tigris_f32_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                     void *user_ctx) {
     tigris_view_t x, y;
-    tk_window_t win;
+    tk_axis_t ah, aw;
     const int is_max = op->op_type == TIGRIS_OP_MAX_POOL;
     const int ceil_mode = (op->flags & TIGRIS_OPF_CEIL_MODE) != 0;
     const int include_pad = (op->flags & TIGRIS_OPF_COUNT_INCLUDE_PAD) != 0;
@@ -364,34 +347,32 @@ int tigris_f32_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
     err = operands_of(plan, op, mem, &x, NULL, &y);
     if (err != TIGRIS_KERNEL_OK) return err;
     rank = plan->tensors[tk_input(plan, op, 0)].ndim;
-    err = window_of(op, rank, &win);
+    err = window_axes(op, rank, &x, &ah, &aw);
     if (err != TIGRIS_KERNEL_OK) return err;
-    if (y.c != x.c || y.h != pool_length(x.h, win.kh, win.sh, win.dh, win.pt, win.pb, ceil_mode) ||
-        y.w != pool_length(x.w, win.kw, win.sw, win.dw, win.pl, win.pr, ceil_mode))
+    if (y.c != x.c || y.h != tk_axis_pool_length(&ah, ceil_mode) || y.w != tk_axis_pool_length(&aw, ceil_mode))
         return TIGRIS_KERNEL_ERR_SHAPE;
 
     for (n = 0; n < y.n; ++n) {
         for (oh = y.h_start; oh < y.h_end; ++oh) {
             float *yrow = tk_f32_row(&y, n, oh);
-            const int32_t ih0 = oh * win.sh - win.pt;
-            const int32_t rows_in = taps_inside(ih0, win.kh, win.dh, 0, x.h);
-            const int32_t rows_counted = include_pad ? taps_inside(ih0, win.kh, win.dh, -win.pt, x.h + win.pb) : rows_in;
+            const int32_t ih0 = oh * ah.s - ah.pb;
+            /* average pool: the taps counted, inside the image or (count_include_pad) the padding */
+            const float rows =
+                (float)(include_pad ? taps_inside(&ah, ih0, -ah.pb, x.h + ah.pe) : taps_inside(&ah, ih0, 0, x.h));
+            int32_t kh0, kh1, kh;
+            tk_axis_taps(&ah, ih0, 0, x.h, &kh0, &kh1);
+            for (kh = kh0; kh < kh1; ++kh)
+                if (tk_f32_row(&x, n, ih0 + kh * ah.d) == NULL) return TIGRIS_KERNEL_ERR_BAND;
             for (ow = 0; ow < y.w; ++ow) {
-                const int32_t iw0 = ow * win.sw - win.pl;
+                const int32_t iw0 = ow * aw.s - aw.pb;
                 float *yp = yrow + (size_t)ow * (size_t)y.c;
-                int32_t kh, kw;
+                int32_t kw0, kw1, kw;
+                tk_axis_taps(&aw, iw0, 0, x.w, &kw0, &kw1);
                 for (c = 0; c < y.c; ++c) yp[c] = is_max ? -INFINITY : 0.0f;
-                for (kh = 0; kh < win.kh; ++kh) {
-                    const int32_t ih = ih0 + kh * win.dh;
-                    const float *xrow;
-                    if (ih < 0 || ih >= x.h) continue;
-                    xrow = tk_f32_row(&x, n, ih);
-                    if (xrow == NULL) return TIGRIS_KERNEL_ERR_BAND;
-                    for (kw = 0; kw < win.kw; ++kw) {
-                        const int32_t iw = iw0 + kw * win.dw;
-                        const float *xp;
-                        if (iw < 0 || iw >= x.w) continue;
-                        xp = xrow + (size_t)iw * (size_t)x.c;
+                for (kh = kh0; kh < kh1; ++kh) {
+                    const float *xrow = tk_f32_row(&x, n, ih0 + kh * ah.d);
+                    for (kw = kw0; kw < kw1; ++kw) {
+                        const float *xp = xrow + (size_t)(iw0 + kw * aw.d) * (size_t)x.c;
                         if (is_max) {
                             for (c = 0; c < y.c; ++c)
                                 if (xp[c] > yp[c] || xp[c] != xp[c]) yp[c] = xp[c];
@@ -401,9 +382,9 @@ int tigris_f32_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
                     }
                 }
                 if (!is_max) {
-                    const int32_t cols = include_pad ? taps_inside(iw0, win.kw, win.dw, -win.pl, x.w + win.pr)
-                                                     : taps_inside(iw0, win.kw, win.dw, 0, x.w);
-                    const float count = (float)(rows_counted * cols);
+                    const float cols =
+                        (float)(include_pad ? taps_inside(&aw, iw0, -aw.pb, x.w + aw.pe) : kw1 - kw0);
+                    const float count = rows * cols;
                     for (c = 0; c < y.c; ++c) yp[c] /= count;
                 }
             }

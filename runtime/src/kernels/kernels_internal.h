@@ -243,4 +243,68 @@ static inline int tk_flat_next(tk_flat_t *f) {
     return 1;
 }
 
+/* -- window geometry along one axis (conv family, pools) ----------------------------------- *
+ *
+ * The op fields are uint16_t and an extent may be near 2^31, so `in + pads`, `d * (k - 1)` and
+ * `o * s - pb + k * d` can leave int32. tk_axis_init refuses an axis whose padded extent or
+ * window span reaches TK_GEOMETRY_LIMIT (TIGRIS_KERNEL_ERR_RANGE); below it every index the
+ * window kernels form fits int32. tk_axis_taps gives the taps of one window that fall inside a
+ * range, so a kernel visits only in-image taps (its work is bounded by the data, whatever k). */
+
+#define TK_GEOMETRY_LIMIT (1 << 30)
+
+typedef struct {
+    int32_t in;     /* input extent along the axis */
+    int32_t k;      /* taps */
+    int32_t s, d;   /* stride, dilation */
+    int32_t pb, pe; /* padding before and after */
+} tk_axis_t;
+
+static inline int tk_axis_init(tk_axis_t *ax, int32_t in, int32_t k, int32_t s, int32_t d, int32_t pb, int32_t pe) {
+    ax->in = in;
+    ax->k = k;
+    ax->s = s;
+    ax->d = d;
+    ax->pb = pb;
+    ax->pe = pe;
+    if (k < 1 || s < 1 || d < 1 || pb < 0 || pe < 0) return TIGRIS_KERNEL_ERR_PARAMS;
+    if (in < 0 || (int64_t)in + pb + pe >= TK_GEOMETRY_LIMIT || (int64_t)d * (k - 1) + 1 >= TK_GEOMETRY_LIMIT)
+        return TIGRIS_KERNEL_ERR_RANGE;
+    return TIGRIS_KERNEL_OK;
+}
+
+/* d (k - 1) + 1: the input positions one window spans. */
+static inline int32_t tk_axis_span(const tk_axis_t *ax) {
+    return ax->d * (ax->k - 1) + 1;
+}
+
+/* Convolution output length (in + pads - span) / s + 1, or -1 if no window fits. */
+static inline int32_t tk_axis_conv_length(const tk_axis_t *ax) {
+    const int32_t room = ax->in + ax->pb + ax->pe - tk_axis_span(ax);
+    return room < 0 ? -1 : room / ax->s + 1;
+}
+
+/* Pooled length; in ceil mode a last window starting in the end padding is dropped. */
+static inline int32_t tk_axis_pool_length(const tk_axis_t *ax, int ceil_mode) {
+    const int32_t room = ax->in + ax->pb + ax->pe - tk_axis_span(ax);
+    int32_t out;
+    if (room < 0) return -1;
+    out = (ceil_mode ? (room + ax->s - 1) / ax->s : room / ax->s) + 1;
+    if (ceil_mode && (out - 1) * ax->s >= ax->in + ax->pb) --out;
+    return out;
+}
+
+/* The taps [*first, *end) of the window whose tap 0 is at position `start` (tap i at
+ * start + i d) that fall in [lo, hi); empty (*first == *end) if none does. */
+static inline void tk_axis_taps(const tk_axis_t *ax, int32_t start, int32_t lo, int32_t hi, int32_t *first,
+                                int32_t *end) {
+    const int64_t d = ax->d;
+    int64_t f = start >= lo ? 0 : ((int64_t)lo - start + d - 1) / d;
+    int64_t e = hi <= start ? 0 : ((int64_t)hi - start + d - 1) / d;
+    if (e > ax->k) e = ax->k;
+    if (f > e) f = e;
+    *first = (int32_t)f;
+    *end = (int32_t)e;
+}
+
 #endif /* TIGRIS_KERNELS_INTERNAL_H */

@@ -10,11 +10,11 @@
 // A 1056-byte arena leaves 32 bytes: small (16) goes into the block, big (144) stays in the blob,
 // read in place from flash. fast_reserved 16, aligned to 16, + 1024 = 1040 <= 1056.
 // CHECK-LABEL: func.func @main
-// CHECK-SAME:      tgr.weight_blocks = [{stage = 0 : i64, raw_bytes = 16 : i64, compressed_bytes = 10 : i64}], tgr.fast_reserved = 16 : i64, tgr.compress = "lz4"}
+// CHECK-SAME:      tgr.weight_blocks = [#tgr.weight_block<stage = 0, raw_bytes = 16, compressed_bytes = 10>], tgr.fast_reserved = 16 : i64, tgr.compress = "lz4"}
 // CHECK-NEXT:    tgr.weight {tgr.name = "big"} dense
 // CHECK-NEXT:    tgr.weight {tgr.name = "small", tgr.block = 0 : i64}
 // A 1200-byte arena leaves 176 bytes, room for both: 144 + 16 = 160 raw bytes, 17 stored.
-// BOTH:          tgr.weight_blocks = [{stage = 0 : i64, raw_bytes = 160 : i64, compressed_bytes = 17 : i64}], tgr.fast_reserved = 160 : i64, tgr.compress = "lz4"}
+// BOTH:          tgr.weight_blocks = [#tgr.weight_block<stage = 0, raw_bytes = 160, compressed_bytes = 17>], tgr.fast_reserved = 160 : i64, tgr.compress = "lz4"}
 // BOTH-NEXT:     tgr.weight {tgr.name = "big", tgr.block = 0 : i64}
 // BOTH-NEXT:     tgr.weight {tgr.name = "small", tgr.block = 0 : i64}
 // Planned at 128 the one-row bands of the chained convs still take 256 bytes: the plan overflows

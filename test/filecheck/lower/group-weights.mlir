@@ -15,7 +15,7 @@
 // bytes without a 4-byte repeat would grow to 18 under LZ4 (token 0xf0, length byte 1, 16 literals):
 // its block is dropped and w2 stays in the blob too. fast_reserved = the largest raw block = 144.
 // CHECK-LABEL: func.func @main
-// CHECK-SAME:      tgr.weight_blocks = [{stage = 0 : i64, raw_bytes = 144 : i64, compressed_bytes = 14 : i64}], tgr.fast_reserved = 144 : i64, tgr.compress = "lz4"}
+// CHECK-SAME:      tgr.weight_blocks = [#tgr.weight_block<stage = 0, raw_bytes = 144, compressed_bytes = 14>], tgr.fast_reserved = 144 : i64, tgr.compress = "lz4"}
 // CHECK-NEXT:    tgr.weight {tgr.name = "w1", tgr.block = 0 : i64}
 // CHECK-NEXT:    tgr.weight {tgr.name = "b"} dense
 // CHECK-NEXT:    tgr.weight {tgr.name = "w2"} dense
@@ -27,7 +27,7 @@
 // Without compression every weight joins the block of the first stage using it (b: stage 0);
 // blocks are stored raw and read in place, so a weight shared by stages is fine and nothing is
 // reserved. Block 0 = w1 (144 bytes, a multiple of 16: no padding) + b = 152 bytes.
-// RAW:           tgr.weight_blocks = [{stage = 0 : i64, raw_bytes = 152 : i64, compressed_bytes = 152 : i64}, {stage = 1 : i64, raw_bytes = 16 : i64, compressed_bytes = 16 : i64}], tgr.fast_reserved = 0 : i64, tgr.compress = "none"}
+// RAW:           tgr.weight_blocks = [#tgr.weight_block<stage = 0, raw_bytes = 152, compressed_bytes = 152>, #tgr.weight_block<stage = 1, raw_bytes = 16, compressed_bytes = 16>], tgr.fast_reserved = 0 : i64, tgr.compress = "none"}
 // RAW-NEXT:      tgr.weight {tgr.name = "w1", tgr.block = 0 : i64}
 // RAW-NEXT:      tgr.weight {tgr.name = "b", tgr.block = 0 : i64}
 // RAW-NEXT:      tgr.weight {tgr.name = "w2", tgr.block = 1 : i64}

@@ -22,9 +22,9 @@
 // and the planner only lowers it.)
 // CHECK-LABEL: func.func @main(%chain: tensor<1x2x8x8xf32>)
 // CHECK-SAME:      tgr.stages = [
-// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, chain = -1>>,
-// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, chain = -1>>,
-// CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 1024, inputs = [2], outputs = [3], tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, chain = -1>>]
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, peak = 384, chain = -1>>,
+// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], strategy = tiled, tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, peak = 384, chain = -1>>,
+// CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 1024, inputs = [2], outputs = [3], strategy = tiled, tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, peak = 384, chain = -1>>]
 func.func @main(%chain: tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32> attributes {tgr.stages = [
     #tgr.stage<index = 0, steps = [0, 0], peak = 0, inputs = [], outputs = []>,
     #tgr.stage<index = 1, steps = [1, 1], peak = 0, inputs = [], outputs = []>,
@@ -43,7 +43,7 @@ func.func @main(%chain: tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32> attributes {
 //   tile_h = floor(600 * 8 / 1024) - 2 = 2; band: r 2 rows, c 2 rows (relu passes rows
 //   through), x 4 rows: step 0 = 256 + 128 = 384, step 1 = 128 + 128 = 256 -> 384 <= 600
 // CHECK-LABEL: func.func @main(%conv_relu: tensor<1x2x8x8xf32>)
-// CHECK-SAME:      tgr.stages = [#tgr.stage<index = 0, steps = [0, 1], peak = 1024, inputs = [0], outputs = [2], tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, chain = -1>>]
+// CHECK-SAME:      tgr.stages = [#tgr.stage<index = 0, steps = [0, 1], peak = 1024, inputs = [0], outputs = [2], strategy = tiled, tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, peak = 384, chain = -1>>]
 func.func @main(%conv_relu: tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32> attributes {tgr.stages = [
     #tgr.stage<index = 0, steps = [0, 1], peak = 0, inputs = [], outputs = []>]} {
   %w = tgr.weight dense<1.0> : tensor<2x2x3x3xf32>
@@ -92,7 +92,7 @@ func.func @main(%gemm: tensor<1x2x8x8xf32>) -> tensor<1x10xf32> attributes {tgr.
 // refuses tiles larger than its arena but lets a normal stage overflow, so the stage gets
 // no tile plan: it runs normally and overflows to slow memory (spec/tiling.md).
 // CHECK-LABEL: func.func @main(%stride2: tensor<1x2x8x8xf32>)
-// CHECK-SAME:      tgr.stages = [#tgr.stage<index = 0, steps = [0, 0], peak = 640, inputs = [0], outputs = [1], tile = #tgr.tile_plan<tile_h = 1, num_tiles = 4, halo = 2, out_h = 4, chain = -1>>]
+// CHECK-SAME:      tgr.stages = [#tgr.stage<index = 0, steps = [0, 0], peak = 640, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 1, num_tiles = 4, halo = 2, out_h = 4, peak = 224, chain = -1>>]
 // LOWER-LABEL: func.func @main(%stride2: tensor<1x2x8x8xf32>)
 // LOWER-SAME:      tgr.stages = [#tgr.stage<index = 0, steps = [0, 0], peak = 640, inputs = [0], outputs = [1]>]
 func.func @main(%stride2: tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32> attributes {tgr.stages = [
@@ -112,7 +112,7 @@ func.func @main(%stride2: tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32> attributes
 //   band(6): x 8 rows = 64, c 6 rows = 48 -> 64: 128 <= 150 -> tile_h 6, ceil(16 / 6) = 3 tiles
 // Budget 600: 256 fits, not tiled.
 // LOWER-LABEL: func.func @main(%lowered: tensor<1x1x16x2xf32>)
-// LOWER-SAME:      tgr.stages = [#tgr.stage<index = 0, steps = [0, 0], peak = 256, inputs = [0], outputs = [1], tile = #tgr.tile_plan<tile_h = 6, num_tiles = 3, halo = 2, out_h = 16, chain = -1>>]
+// LOWER-SAME:      tgr.stages = [#tgr.stage<index = 0, steps = [0, 0], peak = 256, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 6, num_tiles = 3, halo = 2, out_h = 16, peak = 128, chain = -1>>]
 // CHECK-LABEL: func.func @main(%lowered: tensor<1x1x16x2xf32>)
 // CHECK-SAME:      tgr.stages = [#tgr.stage<index = 0, steps = [0, 0], peak = 256, inputs = [0], outputs = [1]>]}
 func.func @main(%lowered: tensor<1x1x16x2xf32>) -> tensor<1x1x16x2xf32> attributes {tgr.stages = [

@@ -23,9 +23,9 @@
 // CHECK-LABEL: func.func @main(%residual: tensor<1x2x8x8xf32> {tgr.lifetime = #tgr.lifetime<birth = -1, death = 2>})
 // CHECK-SAME:      tgr.memory = #tgr.memory<peak = 1536, step = 1, align = 16>
 // CHECK-SAME:      tgr.stages = [
-// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 4, out_h = 8, chain = 0>>,
-// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 4, out_h = 8, chain = 0>>,
-// CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 1536, inputs = [0, 2], outputs = [3], tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 0, out_h = 8, chain = -1>>]
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], strategy = chain, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 4, out_h = 8, peak = 960, chain = 0>>,
+// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], strategy = chain, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 4, out_h = 8, peak = 960, chain = 0>>,
+// CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 1536, inputs = [0, 2], outputs = [3], strategy = tiled, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 0, out_h = 8, peak = 960, chain = -1>>]
 // CHECK-NEXT:    tgr.weight dense<
 // CHECK-NEXT:    %[[C1:.*]] = tgr.conv %residual, %{{.*}} {pads = array<i64: 1, 1, 1, 1>, tgr.step = 0 : i64, tgr.lifetime = #tgr.lifetime<birth = 0, death = 1>, tgr.stage = 0 : i64}
 // CHECK-NEXT:    %[[C2:.*]] = tgr.conv %[[C1]], %{{.*}} {pads = array<i64: 1, 1, 1, 1>, tgr.step = 1 : i64, tgr.lifetime = #tgr.lifetime<birth = 1, death = 2>, tgr.stage = 1 : i64}
@@ -58,9 +58,9 @@ func.func @main(%residual: tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32> {
 // B380-LABEL: func.func @main(%strided: tensor<1x1x16x4xf32> {tgr.lifetime = #tgr.lifetime<birth = -1, death = 0>})
 // B380-SAME:      tgr.memory = #tgr.memory<peak = 640, step = 2, align = 16>
 // B380-SAME:      tgr.stages = [
-// B380-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 512, inputs = [0], outputs = [1], tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 8, out_h = 8, chain = 0>>,
-// B380-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 384, inputs = [1], outputs = [2], tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 8, out_h = 8, chain = 0>>,
-// B380-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 640, inputs = [2], outputs = [3], tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 8, out_h = 8, chain = 0>>]
+// B380-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 512, inputs = [0], outputs = [1], strategy = chain, tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 8, out_h = 8, peak = 320, chain = 0>>,
+// B380-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 384, inputs = [1], outputs = [2], strategy = chain, tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 8, out_h = 8, peak = 320, chain = 0>>,
+// B380-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 640, inputs = [2], outputs = [3], strategy = chain, tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 8, out_h = 8, peak = 320, chain = 0>>]
 func.func @main(%strided: tensor<1x1x16x4xf32>) -> tensor<1x4x8x4xf32> {
   %w = tgr.weight dense<1.0> : tensor<1x1x3x1xf32>
   %w4 = tgr.weight dense<1.0> : tensor<4x1x3x1xf32>
@@ -81,7 +81,7 @@ func.func @main(%strided: tensor<1x1x16x4xf32>) -> tensor<1x4x8x4xf32> {
 // CHECK-LABEL: func.func @main(%gemm: tensor<1x2x8x8xf32> {tgr.lifetime = #tgr.lifetime<birth = -1, death = 0>})
 // CHECK-SAME:      tgr.memory = #tgr.memory<peak = 1024, step = 0, align = 16>
 // CHECK-SAME:      tgr.stages = [
-// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 2, out_h = 8, chain = -1>>,
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 2, out_h = 8, peak = 768, chain = -1>>,
 // CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2]>,
 // CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 560, inputs = [2], outputs = [3]>]
 // CHECK:         tgr.flatten {{.*}}tgr.stage = 1 : i64
@@ -109,7 +109,7 @@ func.func @main(%gemm: tensor<1x2x8x8xf32>) -> tensor<1x10xf32> {
 // B150-SAME:      tgr.stages = [
 // B150-SAME:      #tgr.stage<index = 0, steps = [0, 1], peak = 128, inputs = [0], outputs = [1, 2]>,
 // B150-SAME:      #tgr.stage<index = 1, steps = [2, 2], peak = 128, inputs = [1], outputs = [3]>,
-// B150-SAME:      #tgr.stage<index = 2, steps = [3, 3], peak = 192, inputs = [2, 3], outputs = [4], tile = #tgr.tile_plan<tile_h = 2, num_tiles = 2, halo = 0, out_h = 4, chain = -1>>]
+// B150-SAME:      #tgr.stage<index = 2, steps = [3, 3], peak = 192, inputs = [2, 3], outputs = [4], strategy = tiled, tile = #tgr.tile_plan<tile_h = 2, num_tiles = 2, halo = 0, out_h = 4, peak = 96, chain = -1>>]
 // CHECK-LABEL: func.func @main(%diamond: tensor<1x1x4x4xf32> {tgr.lifetime = #tgr.lifetime<birth = -1, death = 0>})
 // CHECK-SAME:      tgr.memory = #tgr.memory<peak = 192, step = 2, align = 16>
 // CHECK-SAME:      tgr.stages = [#tgr.stage<index = 0, steps = [0, 3], peak = 192, inputs = [0], outputs = [4]>]}

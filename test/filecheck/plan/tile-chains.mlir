@@ -28,14 +28,14 @@
 //   tile_h = floor(600 * 8 / 1024) - 2 = 2, band 4 + 2 rows = 384): no chain.
 // CHECK-LABEL: func.func @main(%chain: tensor<1x2x8x8xf32>)
 // CHECK-SAME:      tgr.stages = [
-// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 6, out_h = 8, chain = 0>>,
-// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 6, out_h = 8, chain = 0>>,
-// CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 1024, inputs = [2], outputs = [3], tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 6, out_h = 8, chain = 0>>]
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], strategy = chain, tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 6, out_h = 8, peak = 960, chain = 0>>,
+// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], strategy = chain, tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 6, out_h = 8, peak = 960, chain = 0>>,
+// CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 1024, inputs = [2], outputs = [3], strategy = chain, tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 6, out_h = 8, peak = 960, chain = 0>>]
 // B600-LABEL: func.func @main(%chain: tensor<1x2x8x8xf32>)
 // B600-SAME:      tgr.stages = [
-// B600-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, chain = -1>>,
-// B600-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, chain = -1>>,
-// B600-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 1024, inputs = [2], outputs = [3], tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, chain = -1>>]
+// B600-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, peak = 384, chain = -1>>,
+// B600-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], strategy = tiled, tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, peak = 384, chain = -1>>,
+// B600-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 1024, inputs = [2], outputs = [3], strategy = tiled, tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, peak = 384, chain = -1>>]
 func.func @main(%chain: tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32> attributes {tgr.stages = [
     #tgr.stage<index = 0, steps = [0, 0], peak = 0, inputs = [], outputs = []>,
     #tgr.stage<index = 1, steps = [1, 1], peak = 0, inputs = [], outputs = []>,
@@ -59,9 +59,9 @@ func.func @main(%chain: tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32> attributes {
 //     band: 3 * 5 rows * 64 = 960 <= 1000; 2 tiles
 // CHECK-LABEL: func.func @main(%fanout: tensor<1x2x8x8xf32>)
 // CHECK-SAME:      tgr.stages = [
-// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 2, out_h = 8, chain = -1>>,
-// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 2, out_h = 8, chain = -1>>,
-// CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 1536, inputs = [1, 2], outputs = [3], tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 0, out_h = 8, chain = -1>>]
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 2, out_h = 8, peak = 768, chain = -1>>,
+// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], strategy = tiled, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 2, out_h = 8, peak = 768, chain = -1>>,
+// CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 1536, inputs = [1, 2], outputs = [3], strategy = tiled, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 0, out_h = 8, peak = 960, chain = -1>>]
 func.func @main(%fanout: tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32> attributes {tgr.stages = [
     #tgr.stage<index = 0, steps = [0, 0], peak = 0, inputs = [], outputs = []>,
     #tgr.stage<index = 1, steps = [1, 1], peak = 0, inputs = [], outputs = []>,
@@ -82,7 +82,7 @@ func.func @main(%fanout: tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32> attributes 
 //   stage 0 alone: tile_h = 7 - 2 = 5, band 768, 2 tiles.
 // CHECK-LABEL: func.func @main(%gemm: tensor<1x2x8x8xf32>)
 // CHECK-SAME:      tgr.stages = [
-// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 2, out_h = 8, chain = -1>>,
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 2, out_h = 8, peak = 768, chain = -1>>,
 // CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2]>,
 // CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 560, inputs = [2], outputs = [3]>]
 func.func @main(%gemm: tensor<1x2x8x8xf32>) -> tensor<1x10xf32> attributes {tgr.stages = [
@@ -115,11 +115,11 @@ func.func @main(%gemm: tensor<1x2x8x8xf32>) -> tensor<1x10xf32> attributes {tgr.
 //   -> 256h <= 1000 -> h = 3 (768); h = 4 is 1024 -> tile_h 3, 3 tiles
 // CHECK-LABEL: func.func @main(%two_chains: tensor<1x2x8x8xf32>)
 // CHECK-SAME:      tgr.stages = [
-// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], tile = #tgr.tile_plan<tile_h = 7, num_tiles = 2, halo = 2, out_h = 8, chain = 0>>,
-// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], tile = #tgr.tile_plan<tile_h = 7, num_tiles = 2, halo = 2, out_h = 8, chain = 0>>,
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], strategy = chain, tile = #tgr.tile_plan<tile_h = 7, num_tiles = 2, halo = 2, out_h = 8, peak = 960, chain = 0>>,
+// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], strategy = chain, tile = #tgr.tile_plan<tile_h = 7, num_tiles = 2, halo = 2, out_h = 8, peak = 960, chain = 0>>,
 // CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 3], peak = 768, inputs = [2], outputs = [4]>,
-// CHECK-SAME:      #tgr.stage<index = 3, steps = [4, 4], peak = 1280, inputs = [4], outputs = [5], tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 0, out_h = 8, chain = 1>>,
-// CHECK-SAME:      #tgr.stage<index = 4, steps = [5, 5], peak = 2048, inputs = [5], outputs = [6], tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 0, out_h = 8, chain = 1>>]
+// CHECK-SAME:      #tgr.stage<index = 3, steps = [4, 4], peak = 1280, inputs = [4], outputs = [5], strategy = chain, tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 0, out_h = 8, peak = 768, chain = 1>>,
+// CHECK-SAME:      #tgr.stage<index = 4, steps = [5, 5], peak = 2048, inputs = [5], outputs = [6], strategy = chain, tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 0, out_h = 8, peak = 768, chain = 1>>]
 func.func @main(%two_chains: tensor<1x2x8x8xf32>) -> tensor<1x4x8x8xf32> attributes {tgr.stages = [
     #tgr.stage<index = 0, steps = [0, 0], peak = 0, inputs = [], outputs = []>,
     #tgr.stage<index = 1, steps = [1, 1], peak = 0, inputs = [], outputs = []>,

@@ -62,7 +62,7 @@ func.func @table_softmax(%x: tensor<2x5xf32>) -> (tensor<2x5xf32>, tensor<2x5xf3
 // CHECK-LABEL: func.func @table_global_pools
 // CHECK-SAME:      (%[[X:.*]]: tensor<1x4x3x5xf32>)
 // CHECK-NEXT:    %[[G0:.*]] = tgr.global_avg_pool %[[X]] : (tensor<1x4x3x5xf32>) -> tensor<1x4x1x1xf32>
-// CHECK-NEXT:    %[[G1:.*]] = tgr.global_max %[[X]] : (tensor<1x4x3x5xf32>) -> tensor<1x4x1x1xf32>
+// CHECK-NEXT:    %[[G1:.*]] = tgr.global_max_pool %[[X]] : (tensor<1x4x3x5xf32>) -> tensor<1x4x1x1xf32>
 // CHECK-NEXT:    func.return %[[G0]], %[[G1]] :
 func.func @table_global_pools(%x: tensor<1x4x3x5xf32>) -> (tensor<1x4x1x1xf32>, tensor<1x4x1x1xf32>) {
   %0 = onnx.GlobalAveragePool %x : (tensor<1x4x3x5xf32>) -> tensor<1x4x1x1xf32>
@@ -405,7 +405,7 @@ func.func @reduce_mean_noop(%x: tensor<2x3x4x5xf32>) -> tensor<2x3x4x5xf32> {
 // ReduceMax over every spatial axis with keepdims is a global max pool.
 // CHECK-LABEL: func.func @reduce_max
 // CHECK-SAME:      (%[[X:.*]]: tensor<2x3x4x5xf32>)
-// CHECK-NEXT:    %[[G:.*]] = tgr.global_max %[[X]] : (tensor<2x3x4x5xf32>) -> tensor<2x3x1x1xf32>
+// CHECK-NEXT:    %[[G:.*]] = tgr.global_max_pool %[[X]] : (tensor<2x3x4x5xf32>) -> tensor<2x3x1x1xf32>
 // CHECK-NEXT:    %[[M:.*]] = onnx.ReduceMax
 // CHECK-NEXT:    func.return %[[G]], %[[M]] :
 func.func @reduce_max(%x: tensor<2x3x4x5xf32>) -> (tensor<2x3x1x1xf32>, tensor<2x1x4x5xf32>) {
@@ -423,7 +423,7 @@ func.func @reduce_max(%x: tensor<2x3x4x5xf32>) -> (tensor<2x3x1x1xf32>, tensor<2
 // CHECK-NEXT:    %[[M0:.*]] = onnx.ReduceMax %[[X]] {axes = array<i64: 1>} : (tensor<2x3x4x5xf32>) -> tensor<2x1x4x5xf32>
 // CHECK-NEXT:    %[[M1:.*]] = onnx.ReduceMax %[[X]] {axes = array<i64: 2, 3>, keepdims = 0 : i64} : (tensor<2x3x4x5xf32>) -> tensor<2x3xf32>
 // CHECK-NEXT:    func.return %[[M0]], %[[M1]] :
-// CHECK-NOT:     tgr.global_max
+// CHECK-NOT:     tgr.global_max_pool
 func.func @negative_reduce_max(%x: tensor<2x3x4x5xf32>) -> (tensor<2x1x4x5xf32>, tensor<2x3xf32>) {
   %0 = onnx.ReduceMax %x {axes = array<i64: 1>} : (tensor<2x3x4x5xf32>) -> tensor<2x1x4x5xf32>
   %1 = onnx.ReduceMax %x {axes = array<i64: 2, 3>, keepdims = 0 : i64} : (tensor<2x3x4x5xf32>) -> tensor<2x3xf32>

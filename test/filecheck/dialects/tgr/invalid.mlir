@@ -275,8 +275,8 @@
 // -----
 
 %x = "test.op"() : () -> tensor<1x4x8x8xf32>
-%y = tgr.global_max %x : (tensor<1x4x8x8xf32>) -> tensor<1x4x2x2xf32>
-// CHECK: tgr.global_max: result shape (1, 4, 2, 2) does not match expected (1, 4, 1, 1)
+%y = tgr.global_max_pool %x : (tensor<1x4x8x8xf32>) -> tensor<1x4x2x2xf32>
+// CHECK: tgr.global_max_pool: result shape (1, 4, 2, 2) does not match expected (1, 4, 1, 1)
 
 // -----
 
@@ -337,29 +337,60 @@
 // -----
 
 // 2 tiles of 4 rows reach row 8 only: out_h = 9 is not covered.
-"test.op"() {t = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 2, out_h = 9, chain = -1>} : () -> ()
+"test.op"() {t = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 2, out_h = 9, peak = 0, chain = -1>} : () -> ()
 // CHECK: #tgr.tile_plan: 2 tiles of 4 rows do not cover exactly 9 output rows
 
 // -----
 
 // 3 tiles of 4 rows for 8 rows: the last tile would be empty.
-"test.op"() {t = #tgr.tile_plan<tile_h = 4, num_tiles = 3, halo = 2, out_h = 8, chain = -1>} : () -> ()
+"test.op"() {t = #tgr.tile_plan<tile_h = 4, num_tiles = 3, halo = 2, out_h = 8, peak = 0, chain = -1>} : () -> ()
 // CHECK: #tgr.tile_plan: 3 tiles of 4 rows do not cover exactly 8 output rows
 
 // -----
 
-"test.op"() {t = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = -1, out_h = 8, chain = -1>} : () -> ()
+"test.op"() {t = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = -1, out_h = 8, peak = 0, chain = -1>} : () -> ()
 // CHECK: #tgr.tile_plan needs tile_h >= 1, num_tiles >= 1, halo >= 0, chain >= -1
 
 // -----
 
-"test.op"() {t = #tgr.tile_plan<tile_h = 4, num_tiles = 2, out_h = 8, chain = -1>} : () -> ()
+"test.op"() {t = #tgr.tile_plan<tile_h = 4, num_tiles = 2, out_h = 8, peak = 0, chain = -1>} : () -> ()
 // CHECK: missing field(s): halo
 
 // -----
 
-"test.op"() {t = #tgr.tile_plan<tile_h = 4, tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, chain = -1>} : () -> ()
-// CHECK: unexpected or repeated field 'tile_h'; expected tile_h, num_tiles, halo, out_h, chain
+"test.op"() {t = #tgr.tile_plan<tile_h = 4, tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, peak = 0, chain = -1>} : () -> ()
+// CHECK: unexpected or repeated field 'tile_h'; expected tile_h, num_tiles, halo, out_h, peak, chain
+
+// -----
+
+"test.op"() {t = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, peak = -1, chain = -1>} : () -> ()
+// CHECK: #tgr.tile_plan peak must be >= 0
+
+// -----
+
+// The strategy must say what the tile plan says: none is normal, a chain index is a chain.
+"test.op"() {s = #tgr.stage<index = 0, steps = [0, 1], peak = 8, inputs = [], outputs = [], strategy = tiled>} : () -> ()
+// CHECK: #tgr.stage strategy tiled does not match no tile plan
+
+// -----
+
+"test.op"() {s = #tgr.stage<index = 0, steps = [0, 1], peak = 8, inputs = [], outputs = [], strategy = tiled, tile = #tgr.tile_plan<tile_h = 1, num_tiles = 2, halo = 0, out_h = 2, peak = 4, chain = 0>>} : () -> ()
+// CHECK: #tgr.stage strategy tiled does not match a tile plan with chain = 0
+
+// -----
+
+"test.op"() {s = #tgr.stage<index = 0, steps = [0, 1], peak = 8, inputs = [], outputs = [], tile = #tgr.tile_plan<tile_h = 1, num_tiles = 2, halo = 0, out_h = 2, peak = 4, chain = -1>>} : () -> ()
+// CHECK: #tgr.stage strategy normal does not match a tile plan with chain = -1
+
+// -----
+
+"test.op"() {s = #tgr.stage<index = 0, steps = [0, 1], peak = 8, inputs = [], outputs = [], strategy = striped>} : () -> ()
+// CHECK: Expected `normal`, `tiled`, or `chain`.
+
+// -----
+
+"test.op"() {b = #tgr.weight_block<stage = 0, raw_bytes = -16, compressed_bytes = 4>} : () -> ()
+// CHECK: #tgr.weight_block fields must be >= 0
 
 // -----
 

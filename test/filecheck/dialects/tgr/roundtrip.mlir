@@ -17,7 +17,7 @@
 // (8 + 1 - 2) / 1 + 1 = 8
 // CHECK-NEXT:    tgr.avg_pool %[[X]] {kernel_shape = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 0>, count_include_pad = 1 : i64} : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
 // CHECK-NEXT:    tgr.global_avg_pool %[[X]] : (tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32>
-// CHECK-NEXT:    tgr.global_max %[[X]] : (tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32>
+// CHECK-NEXT:    tgr.global_max_pool %[[X]] : (tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32>
 func.func @window() {
   %x, %w, %b, %wg, %wd = "test.op"() : () -> (tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>, tensor<8xf32>, tensor<8x2x3x3xf32>, tensor<4x1x3x3xf32>)
   %0 = tgr.conv %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, fused_activation = "relu"} : (tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>, tensor<8xf32>) -> tensor<1x8x4x4xf32>
@@ -26,7 +26,7 @@ func.func @window() {
   %3 = tgr.max_pool %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, ceil_mode = 1 : i64} : (tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32>
   %4 = tgr.avg_pool %x {kernel_shape = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 0>, count_include_pad = 1 : i64} : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
   %5 = tgr.global_avg_pool %x : (tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32>
-  %6 = tgr.global_max %x : (tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32>
+  %6 = tgr.global_max_pool %x : (tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32>
   func.return
 }
 
@@ -152,17 +152,21 @@ func.func @quant_types(%x: tensor<1x2x4x4x!tgr.quant<i8, 0.05:-3>>, %w: tensor<4
 
 // -----
 
-// The plan attributes the planning passes attach, as discardable attributes.
+// The plan attributes the planning passes attach, as discardable attributes. A stage's
+// strategy is printed when it is not normal (the default), right before its tile plan.
 // CHECK-LABEL: func.func @plan_attributes
 // CHECK-NEXT:    %[[X:.*]] = "test.op"() {tgr.lifetime = #tgr.lifetime<birth = -1, death = 2>} : () -> tensor<1x2x8x8xf32>
 // CHECK-NEXT:    tgr.relu %[[X]] {tgr.lifetime = #tgr.lifetime<birth = 0, death = 0>,
-// CHECK-SAME:      tgr.tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 2, out_h = 8, chain = -1>,
-// CHECK-SAME:      tgr.stage = #tgr.stage<index = 0, steps = [0, 1], peak = 1024, inputs = [-1], outputs = [1], tile = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, chain = 0>>}
-// CHECK-NEXT:    tgr.sigmoid %{{.*}} {tgr.stage = #tgr.stage<index = 1, steps = [2, 2], peak = 0, inputs = [], outputs = []>}
+// CHECK-SAME:      tgr.tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 2, out_h = 8, peak = 96, chain = -1>,
+// CHECK-SAME:      tgr.stage = #tgr.stage<index = 0, steps = [0, 1], peak = 1024, inputs = [-1], outputs = [1], strategy = chain, tile = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, peak = 512, chain = 0>>}
+// CHECK-NEXT:    tgr.sigmoid %{{.*}} {tgr.stage = #tgr.stage<index = 1, steps = [2, 2], peak = 0, inputs = [], outputs = []>,
+// CHECK-SAME:      tgr.blocks = [#tgr.weight_block<stage = 1, raw_bytes = 160, compressed_bytes = 17>]}
+// CHECK-NEXT:    "test.op"() {s = #tgr.stage<index = 2, steps = [3, 3], peak = 64, inputs = [], outputs = [], strategy = tiled, tile = #tgr.tile_plan<tile_h = 1, num_tiles = 1, halo = 0, out_h = 1, peak = 32, chain = -1>>, e = #tgr<strategy chain>}
 func.func @plan_attributes() {
   %x = "test.op"() {tgr.lifetime = #tgr.lifetime<birth = -1, death = 2>} : () -> tensor<1x2x8x8xf32>
-  %0 = tgr.relu %x {tgr.lifetime = #tgr.lifetime<birth = 0, death = 0>, tgr.tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 2, out_h = 8, chain = -1>, tgr.stage = #tgr.stage<index = 0, steps = [0, 1], peak = 1024, inputs = [-1], outputs = [1], tile = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, chain = 0>>} : (tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
-  %1 = tgr.sigmoid %0 {tgr.stage = #tgr.stage<peak = 0, index = 1, outputs = [], steps = [2, 2], inputs = []>} : (tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %0 = tgr.relu %x {tgr.lifetime = #tgr.lifetime<birth = 0, death = 0>, tgr.tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 2, out_h = 8, peak = 96, chain = -1>, tgr.stage = #tgr.stage<index = 0, steps = [0, 1], peak = 1024, inputs = [-1], outputs = [1], strategy = chain, tile = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, peak = 512, chain = 0>>} : (tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %1 = tgr.sigmoid %0 {tgr.stage = #tgr.stage<peak = 0, index = 1, outputs = [], steps = [2, 2], inputs = [], strategy = normal>, tgr.blocks = [#tgr.weight_block<stage = 1, raw_bytes = 160, compressed_bytes = 17>]} : (tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  "test.op"() {s = #tgr.stage<tile = #tgr.tile_plan<tile_h = 1, num_tiles = 1, halo = 0, out_h = 1, peak = 32, chain = -1>, strategy = tiled, index = 2, steps = [3, 3], peak = 64, inputs = [], outputs = []>, e = #tgr<strategy chain>} : () -> ()
   func.return
 }
 

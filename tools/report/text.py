@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tigris.emit.report.analysis import AnalysisReport, StageRow, Verdict
-from tigris.emit.report.facts import TensorInfo
+from tigris.tools.report.analysis import AnalysisReport, StageRow, Verdict
+from tigris.tools.report.facts import TensorInfo
 
 
 def size(n: int) -> str:
@@ -70,13 +70,15 @@ def _slow_line(r: AnalysisReport) -> str:
 
 
 def _flash_line(r: AnalysisReport) -> str:
-    f = r.flash
+    total = r.flash.total
+    if total is None:
+        return f"  flash           unknown: tigris compile cannot write this model: {r.flash.error}"
     verdict = ""
     if r.flash_budget is not None:
         verdict = f"; {'fits' if r.flash_fits else 'DOES NOT FIT'} the {size(r.flash_budget)} given"
     return (
-        f"  flash           {exact(f.total)} = {size(f.weight_bytes)} weights ({r.weight_count} tensors)"
-        f" + {size(f.overhead_bytes)} plan records (an estimate: tigris compile -f checks the exact file){verdict}"
+        f"  flash           {exact(total)}, the .tgrs file: {size(r.weight_bytes)} weights"
+        f" ({r.weight_count} tensors) + {size(total - r.weight_bytes)} plan{verdict}"
     )
 
 
@@ -120,7 +122,7 @@ def _sweep(r: AnalysisReport) -> list[str]:
 
 def _strategy(s: StageRow) -> str:
     if s.tile is None:
-        return s.strategy
+        return s.strategy.value
     t = s.tile
     kind = "tiled" if t.chain < 0 else f"chain {t.chain}"
     return f"{kind}: tile_h {t.tile_h}, halo {t.halo}, {t.tiles} tiles"

@@ -14,8 +14,9 @@ import math
 from pathlib import Path
 from typing import Any
 
-from tigris.emit.report.memory_profile import MemoryProfile, StageSpan, TiledGroup
-from tigris.emit.report.text import size
+from tigris.dialects.tgr.attributes import Strategy
+from tigris.tools.report.memory_profile import MemoryProfile, StageSpan, TiledGroup
+from tigris.tools.report.text import size
 
 FORMATS = (".svg", ".png", ".pdf")
 TILED_COLOR, CHAIN_COLOR, OVERFLOW_COLOR = "tab:orange", "tab:green", "tab:red"
@@ -65,8 +66,8 @@ def plot_memory(profile: MemoryProfile, path: str) -> None:
         ax.scatter([s.step + 0.5 for s in profile.spills], [profile.planned[s.step] / kib for s in profile.spills],
                    marker="v", color=OVERFLOW_COLOR, zorder=3, label=f"spill to slow memory ({len(profile.spills)})")
     strategies = {s.strategy for s in profile.stages}
-    extra = [Patch(color=TILED_COLOR, alpha=0.2, label="tiled stage")] if "tiled" in strategies else []
-    extra += [Patch(color=CHAIN_COLOR, alpha=0.2, label="chained stages")] if "chain" in strategies else []
+    extra = [Patch(color=TILED_COLOR, alpha=0.2, label="tiled stage")] if Strategy.TILED in strategies else []
+    extra += [Patch(color=CHAIN_COLOR, alpha=0.2, label="chained stages")] if Strategy.CHAIN in strategies else []
     if any(s.scheduled_peak > profile.budget for s in profile.stages):
         extra.append(Patch(facecolor="none", edgecolor=OVERFLOW_COLOR, hatch="//", label="over budget"))
     handles, _ = ax.get_legend_handles_labels()
@@ -85,8 +86,9 @@ def plot_memory(profile: MemoryProfile, path: str) -> None:
 
 def _shade_stage(ax: Any, stage: StageSpan, budget: int) -> None:
     left, right = stage.first - 0.5, stage.last + 0.5
-    if stage.strategy != "normal":
-        ax.axvspan(left, right, color=TILED_COLOR if stage.strategy == "tiled" else CHAIN_COLOR, alpha=0.2, lw=0)
+    if stage.strategy is not Strategy.NORMAL:
+        color = TILED_COLOR if stage.strategy is Strategy.TILED else CHAIN_COLOR
+        ax.axvspan(left, right, color=color, alpha=0.2, lw=0)
     if stage.scheduled_peak > budget:
         ax.axvspan(left, right, facecolor="none", edgecolor=OVERFLOW_COLOR, hatch="//", lw=0, alpha=0.5)
     if stage.index > 0:

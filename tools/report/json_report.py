@@ -4,8 +4,10 @@ Sizes are bytes (`*_bytes`). `stage_count` is the number of stages and `stages` 
 list of per-stage rows (the issue's `stages` count is `stage_count`, since one key
 cannot be both). `verdict` is one of `fits`, `fits_tiled`, `overflows`, `cannot_run`;
 `fits` is true for the first two. `slow_fits` / `flash_fits` are null when no slow
-(`-m FAST+SLOW`) or flash (`-f`) size was given. `flash_bytes` is an estimate
-(`flash_is_estimate`) until the .tgrs emitter lands.
+(`-m FAST+SLOW`) or flash (`-f`) size was given. `flash_bytes` is the size of the `.tgrs`
+file `tigris compile` writes at the budget (without LZ4): `weight_bytes` (the model's
+weights) plus `plan_overhead_bytes` (everything else in the file). For a model the compiler
+cannot lower or emit both are null and `flash_error` says why (else it is null).
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tigris.emit.report.analysis import AnalysisReport, StageRow
-from tigris.emit.report.facts import TensorInfo
+from tigris.tools.report.analysis import AnalysisReport, StageRow
+from tigris.tools.report.facts import TensorInfo
 
 
 def _tensor(t: TensorInfo) -> dict[str, Any]:
@@ -38,7 +40,7 @@ def _stage(s: StageRow) -> dict[str, Any]:
         "scheduled_peak_bytes": s.scheduled_peak,
         "inputs": list(s.inputs),
         "outputs": list(s.outputs),
-        "strategy": s.strategy,
+        "strategy": s.strategy.value,
         "tile": tile,
     }
 
@@ -78,10 +80,10 @@ def to_dict(r: AnalysisReport) -> dict[str, Any]:
         "halo_macs": r.halo_macs,
         "total_macs": r.total_macs,
         "halo_overhead_pct": round(r.halo_overhead_pct, 4),
-        "weight_bytes": r.flash.weight_bytes,
-        "plan_overhead_bytes": r.flash.overhead_bytes,
+        "weight_bytes": r.weight_bytes,
+        "plan_overhead_bytes": None if r.flash.total is None else r.flash.total - r.weight_bytes,
         "flash_bytes": r.flash.total,
-        "flash_is_estimate": True,
+        "flash_error": r.flash.error,
         "flash_fits": r.flash_fits,
         "sweep": [
             {"budget_bytes": p.budget, "stage_count": p.stage_count, "tiled_stages": p.tiled_stages,

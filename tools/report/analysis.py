@@ -1,13 +1,17 @@
 """`analyze`: import, normalize and plan a model at a budget, and collect what the user
 needs to size the memories: the verdict, peaks, stages, slow-memory use, flash, a sweep.
 
-All compiler work is the planner's (`transforms/plan/planner.py`); this module only
-calls it (plans are memoized per budget, the sweep asks for several) and classifies
-the result. `render_text` and `to_json` print an `AnalysisReport`.
+The plan at the budget is the one `tigris compile` would write: `tigris-plan` runs on (a copy
+of) the normalized module and the report describes the annotated module, reading the plan
+back from its attributes (`written_plan`); nothing plans it a second way. The flash figure is
+the size of the compiled file (flash.py). Questions about other budgets (the sweep, the
+smallest budgets that fit) ask the planner (`transforms/plan/planner.py`), memoized per budget.
+`render_text` and `to_json` print an `AnalysisReport`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -16,11 +20,12 @@ from pathlib import Path
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
-from tigris.emit.report.facts import TensorInfo, model_dtype, model_inputs, model_outputs, weights
-from tigris.emit.report.flash import FlashEstimate, estimate_flash
-from tigris.emit.report.slow_memory import needs_slow_memory, slow_peak
-from tigris.transforms.plan.graph import PlanGraph, build_plan_graph, main_func
-from tigris.transforms.plan.passes import DEFAULT_ALIGN
+from tigris.dialects.tgr.attributes import Strategy
+from tigris.tools.report.facts import TensorInfo, model_dtype, model_inputs, model_outputs, weights
+from tigris.tools.report.flash import Flash, compiled_flash
+from tigris.tools.report.slow_memory import needs_slow_memory, slow_peak
+from tigris.transforms.plan.graph import main_func
+from tigris.transforms.plan.passes import DEFAULT_ALIGN, TigrisPlanPass, written_plan
 from tigris.transforms.plan.planner import (
     Plan,
     minimum_budget,
@@ -47,7 +52,7 @@ def verdict_of(plan: Plan, min_budget: int) -> Verdict:
         return Verdict.CANNOT_RUN
     if plan.overflow > 0:
         return Verdict.OVERFLOWS
-    if any(sp.strategy != "normal" for sp in plan.stages):
+    if any(sp.strategy is not Strategy.NORMAL for sp in plan.stages):
         return Verdict.FITS_TILED
     return Verdict.FITS
 
@@ -70,7 +75,7 @@ class StageRow:
     scheduled_peak: int  # a chain's stages share the chain's band peak
     inputs: tuple[str, ...]  # tensors loaded from slow memory
     outputs: tuple[str, ...]  # tensors spilled to slow memory
-    strategy: str  # normal | tiled | chain
+    strategy: Strategy
     tile: TileInfo | None
 
 
@@ -115,7 +120,8 @@ class AnalysisReport:
     halo_macs: int
     total_macs: int
     weight_count: int
-    flash: FlashEstimate
+    weight_bytes: int
+    flash: Flash
     sweep: tuple[SweepPoint, ...]
     stages: tuple[StageRow, ...]
 
@@ -138,16 +144,19 @@ class AnalysisReport:
 
     @property
     def flash_fits(self) -> bool | None:
-        return None if self.flash_budget is None else self.flash.total <= self.flash_budget
+        if self.flash_budget is None or self.flash.total is None:
+            return None
+        return self.flash.total <= self.flash_budget
 
 
 class PlanCache:
-    """`plan_memory` per budget, computed once: the verdict, the sweep and the
-    power-of-two search ask for overlapping budgets."""
+    """The plan per budget, computed once: the sweep and the power-of-two search ask for
+    overlapping budgets. `plan` is the one the IR holds, at its budget; the planner answers
+    for the others."""
 
-    def __init__(self, graph: PlanGraph, align: int) -> None:
-        self.graph, self.align = graph, align
-        self._plans: dict[int, Plan] = {}
+    def __init__(self, plan: Plan) -> None:
+        self.graph, self.align = plan.graph, plan.align
+        self._plans: dict[int, Plan] = {plan.budget: plan}
 
     def at(self, budget: int) -> Plan:
         if budget not in self._plans:
@@ -169,7 +178,7 @@ def sweep(plans: PlanCache, budget: int, min_budget: int) -> tuple[SweepPoint, .
     points = []
     for b in budgets:
         plan = plans.at(b)
-        tiled = sum(sp.strategy == "tiled" for sp in plan.stages)
+        tiled = sum(sp.strategy is Strategy.TILED for sp in plan.stages)
         verdict = verdict_of(plan, min_budget)
         points.append(SweepPoint(b, len(plan.stages), tiled, plan.chains, plan.scheduled_peak, verdict))
     return tuple(points)
@@ -217,6 +226,14 @@ def normalized_module(
     return module
 
 
+def planned(module: ModuleOp, budget: int, align: int) -> tuple[ModuleOp, Plan]:
+    """A copy of the normalized `module` annotated by `tigris-plan` at `budget`, and the plan
+    read back from it (as `tigris compile` plans it: the module itself is left as it is)."""
+    annotated = module.clone()
+    TigrisPlanPass(budget, align).apply(Context(), annotated)
+    return annotated, dataclasses.replace(written_plan(annotated), budget=budget)
+
+
 def analyze(
     path: str | Path,
     budget: int,
@@ -243,12 +260,11 @@ def analyze_module(
     flash_budget: int | None = None,
     align: int = DEFAULT_ALIGN,
 ) -> AnalysisReport:
-    """The report for an already normalized (`tgr`) module."""
+    """The report for an already normalized (`tgr`) module (left as it is)."""
     if budget < 1 or align < 1 or align & (align - 1):
         raise ValueError(f"need budget >= 1 and a power-of-two align (got {budget}, {align})")
-    graph = build_plan_graph(module)
-    plans = PlanCache(graph, align)
-    plan = plans.at(budget)
+    _, plan = planned(module, budget, align)
+    graph, plans = plan.graph, PlanCache(plan)
     min_budget = minimum_budget(graph, align)
     weight_count, weight_bytes = weights(module)
     largest = max(graph.tensors, key=lambda t: t.nbytes, default=None)
@@ -275,8 +291,8 @@ def analyze_module(
         smallest_fitting_budget=smallest_fitting_budget(graph, align),
         smallest_pow2_budget=smallest_pow2_budget(plans, min_budget, plan.unscheduled_peak),
         stage_count=len(plan.stages),
-        tiled_stages=sum(sp.strategy == "tiled" for sp in plan.stages),
-        chained_stages=sum(sp.strategy == "chain" for sp in plan.stages),
+        tiled_stages=sum(sp.strategy is Strategy.TILED for sp in plan.stages),
+        chained_stages=sum(sp.strategy is Strategy.CHAIN for sp in plan.stages),
         chains=plan.chains,
         slow_peak=slow_peak(plan),
         needs_slow_memory=needs_slow_memory(plan),
@@ -285,7 +301,8 @@ def analyze_module(
         halo_macs=plan.halo_macs,
         total_macs=total_macs(graph),
         weight_count=weight_count,
-        flash=estimate_flash(plan, weight_count, weight_bytes),
+        weight_bytes=weight_bytes,
+        flash=compiled_flash(module, budget, align),
         sweep=sweep(plans, budget, min_budget),
         stages=stage_rows(plan),
     )

@@ -4,7 +4,8 @@ The figures need series the text report does not print: the bytes live in the ar
 at every step, once for the whole model held at once (no partitioning) and once as the
 plan runs it (stage by stage, a tiled stage one band at a time), and, per tiled stage
 or chain, the rows each tile reads and writes. They come from the planner's own
-functions (`timeline`, `band_rows`, `chain_rows`, `tile_ranges`), so the curve peaks
+functions (`timeline`, `band_rows`, `chain_rows`, `tile_ranges`) applied to the plan the
+report describes (`planned`: tigris-plan, read back from the IR), so the curve peaks
 exactly at the scheduled peaks the report prints. Kept apart from plot.py so they can
 be computed and tested without matplotlib.
 """
@@ -15,10 +16,12 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import ModuleOp
 
+from tigris.dialects.tgr.attributes import Strategy
+from tigris.tools.report.analysis import planned
 from tigris.transforms.plan.bands import tile_ranges
-from tigris.transforms.plan.graph import PlanGraph, build_plan_graph
+from tigris.transforms.plan.graph import PlanGraph
 from tigris.transforms.plan.memory import timeline
-from tigris.transforms.plan.planner import Plan, StagePlan, groups, plan_memory
+from tigris.transforms.plan.planner import Plan, StagePlan, groups
 from tigris.transforms.plan.tiling import band_rows, chain_rows
 
 Rows = tuple[int, int]
@@ -29,7 +32,7 @@ class StageSpan:
     index: int
     first: int  # steps first..last, inclusive
     last: int
-    strategy: str  # normal | tiled | chain
+    strategy: Strategy
     chain: int  # the chain's id; -1 unless chained
     scheduled_peak: int
 
@@ -54,7 +57,7 @@ class TiledGroup:
     """One tiled stage, or one chain of stages sharing a tile plan."""
 
     stages: tuple[int, ...]
-    strategy: str  # tiled | chain
+    strategy: Strategy  # tiled or chain
     tile_h: int
     halo: int
     input_name: str
@@ -91,9 +94,9 @@ class MemoryProfile:
 
 
 def memory_profile(module: ModuleOp, model: str, budget: int, align: int) -> MemoryProfile:
-    """The profile of a normalized (`tgr`) module planned at `budget`."""
-    graph = build_plan_graph(module)
-    plan = plan_memory(graph, budget, align)
+    """The profile of a normalized (`tgr`) module planned at `budget` (the module is left as it is)."""
+    _, plan = planned(module, budget, align)
+    graph = plan.graph
     return MemoryProfile(
         model=model,
         budget=budget,
@@ -117,7 +120,7 @@ def _group_live(plan: Plan, run: list[StagePlan]) -> list[int]:
     stages = [sp.stage for sp in run]
     if tile is None:
         rows_per_stage: list[dict[int, int] | None] = [None]
-    elif run[0].strategy == "chain":
+    elif run[0].strategy is Strategy.CHAIN:
         rows_per_stage = list(chain_rows(graph, stages, tile.tile_h))
     else:
         rows_per_stage = [band_rows(graph, stages[0], tile.tile_h)]

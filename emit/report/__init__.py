@@ -1,9 +1,0 @@
-"""Reports on a compiled model: `tigris analyze` (analysis.py collects, text.py and
-json_report.py print; memory_profile.py and plot.py draw the optional figures, with
-matplotlib from the `plot` extra). The CLI only parses flags and calls these."""
-
-from tigris.emit.report.analysis import AnalysisReport, Verdict, analyze, analyze_module
-from tigris.emit.report.json_report import to_dict, to_json
-from tigris.emit.report.text import render_text
-
-__all__ = ["AnalysisReport", "Verdict", "analyze", "analyze_module", "render_text", "to_dict", "to_json"]

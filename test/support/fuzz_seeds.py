@@ -1,0 +1,173 @@
+"""The seed corpus of the loader+executor fuzzer (runtime/tests/fuzz_plan.c), built from source.
+
+Small graphs written here with the test models' GraphBuilder, compiled with `compile_bytes`:
+together they hold every runtime op kind (float, and int8 with quantize/dequantize through
+the QDQ version of two of them), normal, tiled and chained stages, and raw, LZ4 and XIP
+weights (`test_runtime_fuzz.py` checks that coverage). Nothing binary is committed: the same
+sources give the same bytes. `field_table` lists every record field for the fuzzer's -F, from
+emit/tgrs/records.py, the format's one definition.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import onnx
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+if str(MODELS_DIR) not in sys.path:
+    sys.path.insert(0, str(MODELS_DIR))
+from graph_builder import GraphBuilder  # noqa: E402
+
+OP_BUDGET = 64 << 10  # the op graphs fit: one or two untiled stages
+TILE_BUDGET = 6 << 10  # the tile graph does not: tiled stages (int8: a chain and a tiled stage)
+CHAIN_BUDGET = 10 << 10  # float: two chains and a normal stage
+
+
+def _window() -> onnx.ModelProto:
+    """conv, depthwise, pools, conv_transpose, pad, resize, global pools."""
+    g = GraphBuilder("fuzz_window", 11)
+    x = g.add_input("x", (1, 3, 10, 10))
+    y = g.relu(g.conv(x, 6, 3))
+    y = g.conv(y, 6, 3, groups=6)
+    y = g.pool("MaxPool", y, 2, 2)  # 5x5
+    a = g.op("AveragePool", [y], (1, 6, 5, 5), kernel_shape=[3, 3], pads=[1, 1, 1, 1], count_include_pad=1)
+    w = g.init("tw", (g.rng.normal(0, 0.2, (6, 4, 3, 3))).astype(np.float32))
+    t = g.op("ConvTranspose", [a, w], (1, 4, 10, 10), kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1],
+             output_padding=[1, 1])
+    pads = g.init("pads", np.array([0, 0, 1, 2, 0, 0, 2, 1], np.int64))
+    p = g.op("Pad", [t, pads], (1, 4, 13, 13), mode="reflect")
+    u = g.upsample2x(p)
+    return g.build({"gmax": g.op("GlobalMaxPool", [u], (1, 4, 1, 1)), "gavg": g.global_avg_pool(a)})
+
+
+def _elementwise() -> onnx.ModelProto:
+    """binary ops, activations, normalizations, softmax, concat, transpose."""
+    g = GraphBuilder("fuzz_elementwise", 12)
+    x = g.add_input("x", (1, 4, 6, 6))
+    s = g.add_input("s", (1, 4, 6, 6))
+    y = g.op("Sub", [g.add(x, s), s], (1, 4, 6, 6))
+    y = g.op("Mul", [y, g.init("k", np.full((1, 4, 1, 1), 0.5, np.float32))], (1, 4, 6, 6))
+    y = g.op("Div", [y, g.init("d", np.full((1, 4, 6, 6), 1.5, np.float32))], (1, 4, 6, 6))
+    y = g.relu(g.unary("Sigmoid", y))
+    y = g.clip(g.unary("Tanh", y), 0.0, 6.0)
+    y = g.clip(g.unary("LeakyRelu", y, alpha=0.1), -0.5, 0.5)
+    y = g.bn(g.unary("HardSwish", y))
+    y = g.op("InstanceNormalization", [y, g.init("is", np.ones(4, np.float32)), g.init("ib", np.zeros(4, np.float32))],
+             (1, 4, 6, 6), epsilon=1e-5)
+    y = g.unary("Softmax", g.concat([y, s]), axis=1)
+    return g.build({"y": g.relu(g.transpose(y, (0, 2, 3, 1)))})
+
+
+def _dense() -> onnx.ModelProto:
+    """conv1d, reshapes, matmul, fully connected, reduce_mean."""
+    g = GraphBuilder("fuzz_dense", 13)
+    x = g.add_input("x", (1, 3, 12))
+    y = g.pool("MaxPool", g.relu(g.conv(x, 4, 3)), 2, 2)  # (1, 4, 6)
+    f = g.relu(g.flatten(y))  # (1, 24)
+    f = g.gemm(f, 8)
+    r = g.relu(g.op("Reshape", [f, g.init("shape", np.array([1, 2, 4], np.int64))], (1, 2, 4)))
+    u = g.op("Unsqueeze", [r, g.init("axes", np.array([3], np.int64))], (1, 2, 4, 1))
+    q = g.op("Squeeze", [g.relu(u), g.init("axes3", np.array([3], np.int64))], (1, 2, 4))
+    m = g.op("MatMul", [q, g.init("m", g.rng.normal(0, 0.5, (4, 3)).astype(np.float32))], (1, 2, 3))
+    mean = g.op("ReduceMean", [g.relu(m)], (1, 1, 3), axes=[1], keepdims=1)
+    return g.build({"mean": mean})
+
+
+def _tiles() -> onnx.ModelProto:
+    """A conv stack too big for TILE_BUDGET untiled: tiled stages and chains."""
+    g = GraphBuilder("fuzz_tiles", 14)
+    x = g.add_input("x", (1, 3, 24, 24))
+    y = g.relu(g.conv(x, 8, 3))
+    y = g.relu(g.conv(y, 8, 3))
+    y = g.pool("MaxPool", y, 2, 2)
+    y = g.relu(g.conv(y, 8, 3))
+    y = g.upsample2x(y)
+    return g.build({"y": g.conv(y, 4, 3)})
+
+
+def _mixed() -> onnx.ModelProto:
+    """Quantized, a float segment in the middle (div, tanh: not quantized by onnxruntime's
+    quantizer): dequantize before it, quantize after it."""
+    g = GraphBuilder("fuzz_mixed", 15)
+    x = g.add_input("x", (1, 3, 8, 8))
+    y = g.relu(g.conv(x, 4, 3))
+    y = g.op("Div", [y, g.init("d", np.full((1, 4, 1, 1), 2.0, np.float32))], (1, 4, 8, 8))
+    y = g.unary("Tanh", y)
+    return g.build({"y": g.conv(y, 4, 3)})
+
+
+def _int8(build: Callable[[], onnx.ModelProto]) -> Callable[[], onnx.ModelProto]:
+    def quantized() -> onnx.ModelProto:
+        from quantize import quantize_int8
+
+        return quantize_int8(build())
+
+    return quantized
+
+
+GRAPHS: dict[str, tuple[Callable[[], onnx.ModelProto], int, tuple[str, ...]]] = {
+    "window": (_window, OP_BUDGET, ("none", "lz4", "xip")),
+    "elementwise": (_elementwise, OP_BUDGET, ("none",)),
+    "dense": (_dense, OP_BUDGET, ("none", "xip")),
+    "tiles": (_tiles, TILE_BUDGET, ("lz4",)),
+    "chains": (_tiles, CHAIN_BUDGET, ("none", "xip")),
+    "window_int8": (_int8(_window), OP_BUDGET, ("none", "lz4")),
+    "tiles_int8": (_int8(_tiles), TILE_BUDGET, ("xip",)),
+    "mixed_int8": (_int8(_mixed), OP_BUDGET, ("none",)),
+}
+"""name -> (graph, budget, weight storage variants of tgrs_zoo.VARIANTS)."""
+
+
+@cache
+def seed_plans() -> dict[str, bytes]:
+    """Every seed plan, `<graph>_<variant>` -> bytes (compiled once per process)."""
+    from tgrs_zoo import VARIANTS
+
+    from tigris.tools.cli import compile_bytes
+
+    plans = {}
+    with tempfile.TemporaryDirectory(prefix="fuzz_seeds_") as tmp:
+        for name, (build, budget, variants) in GRAPHS.items():
+            path = Path(tmp) / f"{name}.onnx"
+            onnx.save(build(), str(path))
+            for variant in variants:
+                plans[f"{name}_{variant}"] = compile_bytes(str(path), budget, **VARIANTS[variant])  # type: ignore[arg-type]
+    return plans
+
+
+def write_seeds(folder: Path) -> list[Path]:
+    paths = []
+    for name, data in seed_plans().items():
+        paths.append(folder / f"{name}.tgrs")
+        paths[-1].write_bytes(data)
+    return paths
+
+
+def field_table() -> str:
+    """The fuzzer's -F table: "KIND RECORD_SIZE OFFSET SIZE" per field of the header (kind 0)
+    and of every record section, from the format's definition."""
+    from tigris.emit.tgrs.enums import SectionKind as K
+    from tigris.emit.tgrs.records import HEADER, OP, QUANT_PARAM, STAGE, TENSOR, TILE_PLAN, WEIGHT_BLOCK, WEIGHT_ENTRY
+
+    records = ((0, HEADER), (K.TENSORS, TENSOR), (K.OPS, OP), (K.STAGES, STAGE), (K.TILE_PLANS, TILE_PLAN),
+               (K.WEIGHT_ENTRIES, WEIGHT_ENTRY), (K.WEIGHT_BLOCKS, WEIGHT_BLOCK), (K.QUANT_PARAMS, QUANT_PARAM))
+    lines = []
+    for kind, rec in records:
+        for f in rec.fields:
+            if f.ctype != "char":  # the magic: a string, mutated byte-wise
+                lines.append(f"{int(kind)} {rec.size} {rec.offsets[f.name]} {f.size}")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":  # DIR/seeds/*.tgrs and DIR/fields.txt for a libFuzzer run (docs/runtime.md)
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else "fuzz_seeds")
+    (out / "seeds").mkdir(parents=True, exist_ok=True)
+    write_seeds(out / "seeds")
+    (out / "fields.txt").write_text(field_table())
+    print(f"{len(seed_plans())} seeds in {out / 'seeds'}, fields in {out / 'fields.txt'}")

@@ -1,0 +1,115 @@
+"""The runtime's op vocabulary: the values a `tigris_op_t` record holds, defined once.
+
+`OpType` numbers the runtime's ops (`TIGRIS_OP_*`); `OpFlag`, `Activation`, `PadMode`,
+`ResizeMode` and `CoordMode` are the values of its parameter fields. Two layers need them:
+the `tgr` dialect, whose ops declare their own code (`RuntimeOp(OpType.CONV)`) and their own
+record fields (`runtime_fields()`), and the `.tgrs` format (`emit/tgrs/enums.py` re-exports
+these classes beside the file-level enums, and `cheader.py` generates the C header from them).
+Imports go one way, dialects <- transforms <- emit, so the definition lives here, at the
+bottom, in the dialect that models the runtime's op set: the format cannot be imported by the
+dialect, and a second copy in either layer is what this module exists to prevent.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum, IntFlag
+
+CUSTOM_OP_FIRST, CUSTOM_OP_LAST = 128, 254
+"""Extension op types (TIGRIS_OP_CUSTOM_FIRST..LAST in the generated header): plugins' ops, run
+by a user kernel."""
+EXTENSION_OP_TYPES = range(CUSTOM_OP_FIRST, CUSTOM_OP_LAST + 1)
+"""The same range, for `in` tests: the `RuntimeOp` values a plugin's op may declare."""
+
+
+class OpType(IntEnum):
+    """`tigris_op_type_t` of spec/c-api.md (1..32, 255) plus our 33..35.
+
+    `OpType(v)` also accepts an extension op type v in CUSTOM_OP_FIRST..CUSTOM_OP_LAST: a
+    pseudo-member named `CUSTOM_<v>` (not listed when iterating, so not in the C header)."""
+
+    CONV = 1
+    DEPTHWISE = 2
+    RELU = 3
+    RELU6 = 4
+    MAX_POOL = 5
+    AVG_POOL = 6
+    ADD = 7
+    MUL = 8
+    FULLY_CONN = 9
+    SOFTMAX = 10
+    CLIP = 11
+    SIGMOID = 12
+    CONCAT = 13
+    PAD = 14
+    GLOBAL_AVG = 15
+    FLATTEN = 16
+    RESHAPE = 17
+    SUB = 18
+    DIV = 19
+    TANH = 20
+    LEAKY_RELU = 21
+    BATCH_NORM = 22
+    INST_NORM = 23
+    CONV_TRANSPOSE = 24
+    MATMUL = 25
+    REDUCE_MEAN = 26
+    SQUEEZE = 27
+    UNSQUEEZE = 28
+    TRANSPOSE = 29
+    RESIZE = 30
+    GLOBAL_MAX = 31
+    CONV1D = 32
+    HARD_SWISH = 33
+    QUANTIZE = 34
+    DEQUANTIZE = 35
+    UNKNOWN = 255
+
+    @classmethod
+    def _missing_(cls, value: object) -> OpType | None:
+        if isinstance(value, int) and CUSTOM_OP_FIRST <= value <= CUSTOM_OP_LAST:
+            member = int.__new__(cls, value)
+            member._name_ = f"CUSTOM_{value}"
+            member._value_ = value
+            return member
+        return None
+
+
+class OpFlag(IntFlag):
+    """`flags` of an op: the boolean ONNX attributes."""
+
+    CEIL_MODE = 1  # pools: output size rounds up
+    COUNT_INCLUDE_PAD = 2  # avg_pool: padding counts in the divisor
+    KEEPDIMS = 4  # reduce_mean: reduced axes stay as size 1
+    STORED_ORDER = 8  # reshape family (1.1): copy the stored bytes, not the elements in model order
+
+
+class Activation(IntEnum):
+    """Fused activation of conv, depthwise, conv1d, fully_conn."""
+
+    NONE = 0
+    RELU = 1
+    RELU6 = 2
+
+
+class ResizeMode(IntEnum):
+    """`mode` of a resize op."""
+
+    NEAREST = 0
+    LINEAR = 1
+
+
+class CoordMode(IntEnum):
+    """ONNX Resize coordinate_transformation_mode."""
+
+    HALF_PIXEL = 0
+    ASYMMETRIC = 1
+    ALIGN_CORNERS = 2
+    PYTORCH_HALF_PIXEL = 3
+
+
+class PadMode(IntEnum):
+    """`mode` of a pad op."""
+
+    CONSTANT = 0
+    REFLECT = 1
+    EDGE = 2
