@@ -120,7 +120,7 @@ def missing(op: str, pattern: str | None = None) -> Refusal:
 
 
 GEMM_OF_ACTIVATIONS = missing("Gemm of two activations", r"\(onnx.Gemm\): Gemm needs a constant B")
-INT64_ADD = missing("Add on int64", r"^run failed: op 'Add_0': op type or dtype combination not implemented$")
+INT64_ADD = missing("Add on int64", r"^op 0 'Add_0' \(tgr.add\): op type or dtype combination not implemented$")
 
 REFUSED: dict[str, Refusal] = {
     "light/test_bvlc_alexnet": missing("LRN"),
