@@ -34,7 +34,7 @@ from tigris.tools.report.text import table
 from tigris.emit.tgrs import read_plan
 from tigris.tools.budgets import parse_size
 from tigris.tools.cli import compile_bytes
-from tigris.tools.runtime_binding import STAT_NAMES, host_library, input_bytes
+from tigris.tools.runtime_binding import STATS_SLOTS, host_library, input_bytes
 from tigris.tools.runtime_build import RUNTIME_DIR, build, library_sources
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -45,7 +45,7 @@ def runtime_ms(data: bytes, inputs: list[np.ndarray], repeat: int) -> float:
     plan = read_plan(data)
     in_bytes = input_bytes(plan, inputs)
     out = ctypes.create_string_buffer(sum(plan.tensors[t].nbytes for t in plan.outputs))
-    stats = (ctypes.c_uint32 * len(STAT_NAMES))()
+    stats = (ctypes.c_uint32 * STATS_SLOTS)()
     err = ctypes.create_string_buffer(256)
     lib = host_library()
     times = []

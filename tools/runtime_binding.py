@@ -34,6 +34,9 @@ STAT_NAMES = (
 ERROR_FIELDS = ("exec_error", "error_stage", "error_op", "error_tensor", "kernel_error")
 """The TIGRIS_HOST_* slots after the figures: where a failed run stopped (tigris_exec_stats_t)."""
 
+STATS_SLOTS = len(STAT_NAMES) + len(ERROR_FIELDS)
+"""uint32 slots `tigris_host_run` writes into its `stats` argument: allocate exactly this many."""
+
 NUMPY_DTYPES = {DType.F32: np.float32, DType.F16: np.float16, DType.I8: np.int8, DType.U8: np.uint8,
           DType.I16: np.int16, DType.I32: np.int32, DType.I64: np.int64, DType.BOOL: np.bool_}  # fmt: skip
 
@@ -189,7 +192,7 @@ def run_plan(
     out_tensors = [plan.tensors[t] for t in plan.outputs]
     out_sizes = [math.prod(t.shape) * DType(t.dtype).size for t in out_tensors]
     out_buf = ctypes.create_string_buffer(sum(out_sizes))
-    stats = (ctypes.c_uint32 * (len(STAT_NAMES) + len(ERROR_FIELDS)))()
+    stats = (ctypes.c_uint32 * STATS_SLOTS)()
     err = ctypes.create_string_buffer(512)
     rc = host_library().tigris_host_run(
         data, len(data), in_bytes, len(in_bytes), out_buf, len(out_buf), fast, slow, stats, err, len(err)
