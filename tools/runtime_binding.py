@@ -140,7 +140,9 @@ def to_runtime(x: np.ndarray, tensor: Tensor, quant: QuantParam | None) -> bytes
 
         x = quantize_linear(x, np.array(quant.scales[0]), np.array(quant.zero_points[0]), np.dtype(NUMPY_DTYPES[dtype]), 0)
     x = to_model_order(x, tensor.perm)
-    return np.ascontiguousarray(np.transpose(x.astype(NUMPY_DTYPES[dtype]), channels_last(tensor.shape))).tobytes()
+    with np.errstate(over="ignore"):  # float64 beyond float32's range is +-inf there, as the model computes
+        x = x.astype(NUMPY_DTYPES[dtype])
+    return np.ascontiguousarray(np.transpose(x, channels_last(tensor.shape))).tobytes()
 
 
 def from_runtime(data: bytes, tensor: Tensor, quant: QuantParam | None, dequantize: bool) -> np.ndarray:

@@ -27,6 +27,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "normalize-concat-axis": ("normalize.normalize_concat_axis", "NormalizeConcatAxisPass"),
     "trim-output-transpose": ("normalize.trim_output_transpose", "TrimOutputTransposePass"),
     "fuse-activations": ("normalize.fuse_activations", "FuseActivationsPass"),
+    "materialize-outputs": ("normalize.materialize_outputs", "MaterializeOutputsPass"),
     "convert-plugin-ops": ("normalize.convert_plugin_ops", "ConvertPluginOpsPass"),
     "check-legal": ("normalize.check_legal", "CheckLegalPass"),
     "tigris-normalize": ("pipelines", "TigrisNormalizePass"),
