@@ -17,11 +17,12 @@ from typing import Self
 from xdsl.dialects.builtin import DenseArrayBase
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
-    VarResultDef,
     AttrSizedOperandSegments,
     IRDLOperation,
     OptOperandDef,
+    OptResultDef,
     VarOperandDef,
+    VarResultDef,
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
@@ -96,12 +97,15 @@ class PositionalSyntax(IRDLOperation):
         if problem is not None:
             parser.raise_error(problem, pos, parser.pos)
         operands = parser.resolve_operands(present, in_types, pos)
+        results = group_results(cls, out_types)
+        if results is None:
+            parser.raise_error(f"{cls.name}: {len(out_types)} results do not fit the op's results", pos, parser.pos)
         definition = cls.get_irdl_definition()
         properties = {k: v for k, v in entries.items() if k in definition.properties}
         attributes = {k: v for k, v in entries.items() if k not in definition.properties}
         return cls.build(  # build() derives operandSegmentSizes from the nesting
             operands=_group(cls, operands, slots),
-            result_types=[out_types] if _has_var_result(cls) else out_types,
+            result_types=results,
             properties=properties,
             attributes=attributes,
         )
@@ -155,5 +159,21 @@ def _group(
     return grouped
 
 
-def _has_var_result(cls: type[IRDLOperation]) -> bool:
-    return any(isinstance(d, VarResultDef) for _, d in cls.get_irdl_definition().results)
+def group_results(cls: type[IRDLOperation], types: list[Attribute]) -> list[Attribute | list[Attribute]] | None:
+    """Result types in the nested form `build` expects (a list for each optional or variadic
+    result: trailing optional results may be absent); None if `types` do not fit."""
+    grouped: list[Attribute | list[Attribute]] = []
+    taken = 0
+    for _, d in cls.get_irdl_definition().results:
+        if isinstance(d, OptResultDef):
+            grouped.append(types[taken : taken + 1])
+        elif isinstance(d, VarResultDef):
+            grouped.append(types[taken:])
+        elif taken < len(types):
+            grouped.append(types[taken])
+            taken += 1
+            continue
+        else:
+            return None
+        taken += len(grouped[-1])  # type: ignore[arg-type]
+    return grouped if taken == len(types) else None

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-RUN_EPILOG = """inputs and outputs are .npy files in the ONNX model's own layout and dtype (NCHW,
-float for quantized models: the host quantizes inputs and dequantizes outputs).
+RUN_EPILOG = """inputs and outputs are .npy files in the ONNX model's own layout and dtype (NCHW for
+most, NHWC for a channels-last TensorFlow model: the layout its ONNX inputs declare; float
+for quantized models: the host quantizes inputs and dequantizes outputs).
 Without --input, a fixed-seed random input is used; without --output, the outputs
 are summarized (shape, range, top values).
 
@@ -67,7 +68,7 @@ def run_run(args: argparse.Namespace) -> str:
     import numpy as np
 
     from tigris.tools.budgets import BudgetError, parse_memory
-    from tigris.tools.runtime_binding import RunError, run_plan
+    from tigris.tools.runtime_binding import RunError, run_plan, user_shape
     from tigris.tools.runtime_build import RuntimeBuildError
     from tigris.tools.user_paths import check_output, read_plan_path, write_output
 
@@ -77,7 +78,7 @@ def run_run(args: argparse.Namespace) -> str:
         raise BudgetError(f"the plan has {len(plan.outputs)} outputs, --output gave {len(args.output)}")
     for path in args.output:
         check_output(path, "--output")
-    inputs = _inputs(args, [(plan.tensors[t].name, plan.tensors[t].shape) for t in plan.inputs])
+    inputs = _inputs(args, [(plan.tensors[t].name, user_shape(plan.tensors[t])) for t in plan.inputs])
     try:
         result = run_plan(data, inputs, fast=fast, slow=slow or 0, dequantize=not args.raw)
     except RunError as e:

@@ -4,8 +4,11 @@ The library is built from the runtime's own sources plus the host glue
 (runtime/tools/tigris_host.c) and the installed plugins' kernels on first use
 (tools/runtime_build.py). This module
 does what a host application does around `tigris_run`: it converts the user's
-inputs from the ONNX layout (NCHW, float) to the plan's (channels-last, quantized
-for int8 inputs) and the outputs back, applying each output's recorded permutation.
+inputs from the ONNX model's declared layout (float) to the plan's (channels-last,
+quantized for int8 inputs) and the outputs back. A model input or output with a
+recorded permutation (`perm`: the user's tensor is the model-order one transposed by
+it) is converted through it; for a channels-last model that makes the conversion a
+plain copy of the bytes.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from tigris.emit.tgrs import read_plan
 from tigris.emit.tgrs.enums import NONE16, DType, FileFlag
 from tigris.emit.tgrs.model import PlanFile, QuantParam, Tensor
 from tigris.tools.runtime_build import RUNTIME_DIR, build, library_sources
+from tigris.transforms.normalize.model_layout import permuted_shape, to_model_order, to_user_layout
 
 STAT_NAMES = (
     "stages_normal", "stages_tiled", "stages_chain", "total_tiles", "slow_overflow_count",
@@ -121,16 +125,25 @@ def channels_last(shape: Sequence[int]) -> list[int]:
     return channels_last_order(len(shape))
 
 
+def user_shape(tensor: Tensor) -> tuple[int, ...]:
+    """The shape the ONNX model declares for a model input or output: the recorded (model
+    order) shape, permuted by the tensor's `perm` if it has one."""
+    return tuple(permuted_shape(tensor.shape, tensor.perm)) if tensor.perm is not None else tuple(tensor.shape)
+
+
 def to_runtime(x: np.ndarray, tensor: Tensor, quant: QuantParam | None) -> bytes:
     dtype = DType(tensor.dtype)
-    if tuple(x.shape) != tuple(tensor.shape):
-        raise RunError(f"input '{tensor.name}' has shape {tuple(x.shape)}, the plan takes {tuple(tensor.shape)}")
+    if tuple(x.shape) != user_shape(tensor):
+        raise RunError(f"input '{tensor.name}' has shape {tuple(x.shape)}, the plan takes {user_shape(tensor)}")
     if quant is not None and dtype in (DType.I8, DType.U8) and np.issubdtype(x.dtype, np.floating):
         from tigris.dialects.quant.arith import quantize
 
         info = np.iinfo(NUMPY_DTYPES[dtype])
         x = quantize(x, quant.scales[0], quant.zero_points[0], int(info.min), int(info.max))
-    return np.ascontiguousarray(np.transpose(x.astype(NUMPY_DTYPES[dtype]), channels_last(tensor.shape))).tobytes()
+    x = to_model_order(x, tensor.perm)
+    with np.errstate(over="ignore"):  # float64 beyond float32's range is +-inf there, as the model computes
+        x = x.astype(NUMPY_DTYPES[dtype])
+    return np.ascontiguousarray(np.transpose(x, channels_last(tensor.shape))).tobytes()
 
 
 def from_runtime(data: bytes, tensor: Tensor, quant: QuantParam | None, dequantize: bool) -> np.ndarray:
@@ -138,12 +151,10 @@ def from_runtime(data: bytes, tensor: Tensor, quant: QuantParam | None, dequanti
     x = np.frombuffer(data, dtype=NUMPY_DTYPES[DType(tensor.dtype)]).reshape(stored)
     x = np.transpose(x, np.argsort(channels_last(tensor.shape)))
     if dequantize and quant is not None and DType(tensor.dtype) in (DType.I8, DType.U8):
-        from tigris.dialects.quant.arith import dequantize
+        from tigris.dialects.quant.arith import dequantize as dequantize_values
 
-        x = dequantize(x, quant.scales[0], quant.zero_points[0])
-    if tensor.perm is not None:
-        x = np.transpose(x, tensor.perm)
-    return np.ascontiguousarray(x)
+        x = dequantize_values(x, quant.scales[0], quant.zero_points[0])
+    return np.ascontiguousarray(to_user_layout(x, tensor.perm))
 
 
 def _quant(plan: PlanFile, tensor: Tensor) -> QuantParam | None:

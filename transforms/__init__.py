@@ -14,6 +14,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     # name: (module under tigris.transforms, class)
     "convert-onnx-to-tgr": ("normalize.convert_onnx_to_tgr", "ConvertOnnxToTgrPass"),
     "fold-constants": ("normalize.fold_constants", "FoldConstantsPass"),
+    "fold-layout-transposes": ("normalize.fold_layout_transposes", "FoldLayoutTransposesPass"),
     "fold-qdq": ("normalize.fold_qdq", "FoldQdqPass"),
     "fold-batchnorm": ("normalize.fold_batchnorm", "FoldBatchNormPass"),
     "decompose-silu": ("normalize.decompose_silu", "DecomposeSiluPass"),
@@ -26,6 +27,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "normalize-concat-axis": ("normalize.normalize_concat_axis", "NormalizeConcatAxisPass"),
     "trim-output-transpose": ("normalize.trim_output_transpose", "TrimOutputTransposePass"),
     "fuse-activations": ("normalize.fuse_activations", "FuseActivationsPass"),
+    "materialize-outputs": ("normalize.materialize_outputs", "MaterializeOutputsPass"),
     "convert-plugin-ops": ("normalize.convert_plugin_ops", "ConvertPluginOpsPass"),
     "check-legal": ("normalize.check_legal", "CheckLegalPass"),
     "tigris-normalize": ("pipelines", "TigrisNormalizePass"),

@@ -14,9 +14,12 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 NORMALIZE = (
-    "convert-onnx-to-tgr",
-    # the thirteen passes of spec/pipeline.md section 2, in its order
+    # the thirteen passes of spec/pipeline.md section 2, in its order; constants fold first
+    # (the spec's "must run first"), before the conversion, which needs constant Gemm weights,
+    # Clip bounds, Pad pads ... even when the model computes them (ConstantOfShape, Cast)
     "fold-constants",
+    "convert-onnx-to-tgr",
+    "fold-layout-transposes",  # ours: TensorFlow models' layout transposes; before fold-qdq crosses QDQ
     "fold-qdq",
     "fold-batchnorm",
     "decompose-silu",
@@ -29,6 +32,7 @@ NORMALIZE = (
     "normalize-concat-axis",
     "trim-output-transpose",
     "fuse-activations",
+    "materialize-outputs",  # a copy for an output no op writes (an input, a constant, a repeat)
     "convert-plugin-ops",  # installed plugins' ops (docs/extending.md); nothing without plugins
     "check-legal",
 )
@@ -47,7 +51,8 @@ def run_passes(names: tuple[str, ...], ctx: Context, module: ModuleOp) -> None:
 
 @dataclass(frozen=True)
 class TigrisNormalizePass(ModulePass):
-    """convert-onnx-to-tgr, the thirteen normalizations, convert-plugin-ops, then check-legal."""
+    """convert-onnx-to-tgr, the thirteen normalizations (with fold-layout-transposes before
+    fold-qdq), convert-plugin-ops, then check-legal."""
 
     name = "tigris-normalize"
 

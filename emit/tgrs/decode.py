@@ -197,8 +197,8 @@ def decode_tensors(
             raise bad(f"{what} flags", "a constant cannot be a model input")
         perm = None
         if rec["perm"] != NONE32:
-            if TensorFlag.MODEL_OUTPUT not in flags:
-                raise bad(f"{what} perm", "only a model output has an output permutation")
+            if not flags & (TensorFlag.MODEL_INPUT | TensorFlag.MODEL_OUTPUT):
+                raise bad(f"{what} perm", "only a model input or output has a layout permutation")
             perm = pools.shapes(int(rec["perm"]), ndim, f"{what} perm")
             if sorted(perm) != list(range(ndim)):
                 raise bad(f"{what} perm", f"{perm} is not a permutation of {ndim} axes")

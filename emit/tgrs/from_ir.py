@@ -10,8 +10,7 @@ Anything the format cannot express raises `FromIrError` naming the op.
 from __future__ import annotations
 
 from xdsl.dialects.builtin import (
-    DenseArrayBase, DictionaryAttr, Float16Type, Float32Type, IntegerType, ModuleOp, Signedness, StringAttr,
-    TensorType,
+    Float16Type, Float32Type, IntegerType, ModuleOp, Signedness, StringAttr, TensorType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
@@ -21,6 +20,7 @@ from tigris.dialects.tgr.weight import WeightOp
 from tigris.emit.tgrs.enums import DType, FileFlag, WeightLayout
 from tigris.emit.tgrs.model import PlanFile, QuantParam, Stage, Tensor, TilePlan, Weight, WeightBlock
 from tigris.emit.tgrs.op_records import FromIrError, fail, op_name, op_record
+from tigris.transforms.normalize.model_layout import recorded_perms
 from tigris.transforms.plan.graph import build_plan_graph, main_func
 from tigris.transforms.plan.memory import align_up
 from tigris.transforms.plan.passes import plan_align
@@ -108,14 +108,17 @@ class _Builder:
         self.weights.append(Weight(data, self._weight_layout(weight), weight_block(weight)))
         self._tensor(weight.output, op_name(weight), weight, weight=len(self.weights) - 1)
 
-    def _output_perms(self) -> dict[SSAValue, tuple[int, ...]]:
-        """The `tgr.output_perm` of each model output whose trailing transpose was trimmed."""
-        res_attrs = self.func.res_attrs.data if self.func.res_attrs else ()
-        perms = {}
-        for value, attrs in zip(self._returned(), res_attrs):
-            perm = attrs.data.get("tgr.output_perm") if isinstance(attrs, DictionaryAttr) else None
-            if isinstance(perm, DenseArrayBase):
-                perms[value] = tuple(int(v) for v in perm.get_values())
+    def _boundary_perms(self) -> dict[SSAValue, tuple[int, ...]]:
+        """The `perm` of each model input and output that has one: the layout the ONNX model
+        declares it in (`tgr.input_perm` / `tgr.output_perm`, model_layout.py)."""
+        in_perms, out_perms = recorded_perms(self.func)
+        returned = self._returned()
+        perms = {value: tuple(perm) for value, perm in zip(returned, out_perms) if perm is not None}
+        for arg, perm in zip(self.func.body.block.args, in_perms):
+            if arg in returned and perms.get(arg) != (tuple(perm) if perm is not None else None):
+                raise fail(self.func, f"input {arg.index} is also an output, in another layout (one perm per tensor)")
+            if perm is not None:
+                perms[arg] = tuple(perm)
         return perms
 
     def _returned(self) -> list[SSAValue]:
@@ -124,7 +127,7 @@ class _Builder:
 
     def build_tensors(self) -> tuple[list[int], list[int]]:
         """Every tensor, numbered as the planner does; returns the model inputs and outputs."""
-        perms = self._output_perms()
+        perms = self._boundary_perms()
         for t, arg in zip(self.graph.tensors, self.func.body.block.args):
             self._tensor(arg, t.name, self.func, perm=perms.get(arg))
         for step in self.graph.steps:

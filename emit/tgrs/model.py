@@ -60,8 +60,9 @@ class _Normalized:
 class Tensor(_Normalized):
     """An activation's `shape` is in model (NCHW) order, its bytes channels-last at run time;
     a constant's `shape` is that of its stored bytes (e.g. [O, KH, KW, I] for OHWI).
-    `perm` is the `tgr.output_perm` of a model output whose trailing transpose was trimmed:
-    the user's output is `x.transpose(perm)`, x in the recorded (model-order) shape."""
+    `perm` (model inputs and outputs only) is the layout the ONNX model declares the tensor in,
+    the `tgr.input_perm` / `tgr.output_perm` of a transpose folded into the model boundary: the
+    user's tensor is `x.transpose(perm)`, x in the recorded (model-order) shape."""
 
     name: str
     dtype: DType

@@ -59,7 +59,7 @@ TENSOR = Record("tigris_tensor_t", "A tensor: activation, model I/O or constant 
     F("name", "uint32_t", "string pool offset"),
     F("shape", "uint32_t", "shape pool index of ndim dims: model (NCHW) order; constants: as stored"),
     F("size", "uint32_t", "bytes = product(shape) * dtype size"),
-    F("perm", "uint32_t", "model outputs: shape pool index of ndim output_perm entries", optional=True),
+    F("perm", "uint32_t", "model inputs/outputs: shape pool index of ndim entries, the user's layout", optional=True),
     F("quant", "uint16_t", "quant param index", optional=True),
     F("weight", "uint16_t", "weight entry index (constants only)", optional=True),
     F("dtype", "uint8_t", "tigris_dtype_t", enum=DType),

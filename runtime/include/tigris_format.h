@@ -208,7 +208,7 @@ typedef struct {
     uint32_t name;   /* @0   string pool offset */
     uint32_t shape;  /* @4   shape pool index of ndim dims: model (NCHW) order; constants: as stored */
     uint32_t size;   /* @8   bytes = product(shape) * dtype size */
-    uint32_t perm;   /* @12  model outputs: shape pool index of ndim output_perm entries; TIGRIS_NONE32: none */
+    uint32_t perm;   /* @12  model inputs/outputs: shape pool index of ndim entries, the user's layout; TIGRIS_NONE32: none */
     uint16_t quant;  /* @16  quant param index; TIGRIS_NONE16: none */
     uint16_t weight; /* @18  weight entry index (constants only); TIGRIS_NONE16: none */
     uint8_t  dtype;  /* @20  tigris_dtype_t */

@@ -490,7 +490,7 @@ static int tensor_ok(const ctx_t *c, const tigris_tensor_t *t) {
     if ((t->flags & TIGRIS_TENSOR_CONSTANT) && (t->flags & TIGRIS_TENSOR_MODEL_INPUT)) return 0;
     if (t->perm != TIGRIS_NONE32) {
         uint32_t seen = 0;
-        if (!(t->flags & TIGRIS_TENSOR_MODEL_OUTPUT)) return 0;
+        if (!(t->flags & (TIGRIS_TENSOR_MODEL_INPUT | TIGRIS_TENSOR_MODEL_OUTPUT))) return 0;
         if (!range_ok(t->perm, t->ndim, c->p->shape_pool_len)) return 0;
         for (d = 0; d < t->ndim; d++) {
             int32_t a = c->p->shape_pool[t->perm + d];

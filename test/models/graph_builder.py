@@ -105,19 +105,26 @@ class GraphBuilder:
     def conv(self, x: str, cout: int, k: int, stride: int = 1, groups: int = 1,
              bias: bool = True, gain: float = 2.0) -> str:
         """Conv1D/2D with 'same'-style padding k//2 and He-normal weights."""
+        nd = len(self.shapes[x]) - 2
+        p = k // 2
+        return self.conv_window(x, cout, (k,) * nd, (stride,) * nd, [p] * (2 * nd), groups, bias, gain)
+
+    def conv_window(self, x: str, cout: int, kernel: Sequence[int], strides: Sequence[int],
+                    pads: Sequence[int], groups: int = 1, bias: bool = True, gain: float = 2.0) -> str:
+        """Conv with any kernel, strides and explicit pads ([begins..., ends...]); He-normal weights."""
         n, cin, *spatial = self.shapes[x]
         nd = len(spatial)
-        fan_in = cin // groups * k**nd
-        w = self.rng.normal(0.0, np.sqrt(gain / fan_in), (cout, cin // groups) + (k,) * nd)
+        fan_in = cin // groups * int(np.prod(kernel))
+        w = self.rng.normal(0.0, np.sqrt(gain / fan_in), (cout, cin // groups, *kernel))
         prefix = f"conv{self._counts.get('Conv', 0)}"
         ins = [x, self.init(f"{prefix}.weight", w.astype(np.float32))]
         if bias:
             b = self.rng.normal(0.0, 0.02, cout).astype(np.float32)
             ins.append(self.init(f"{prefix}.bias", b))
-        p = k // 2
-        out_sp = tuple(conv_out(s, k, stride, 2 * p) for s in spatial)
+        out_sp = tuple(conv_out(s, k, st, pads[i] + pads[nd + i])
+                       for i, (s, k, st) in enumerate(zip(spatial, kernel, strides)))
         return self.op("Conv", ins, (n, cout) + out_sp, dilations=[1] * nd, group=groups,
-                       kernel_shape=[k] * nd, pads=[p] * (2 * nd), strides=[stride] * nd)
+                       kernel_shape=list(kernel), pads=list(pads), strides=list(strides))
 
     def bn(self, x: str) -> str:
         """BatchNorm with plausible trained-looking statistics (var > 0)."""

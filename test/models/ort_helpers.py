@@ -44,12 +44,14 @@ def run_onnxruntime(model: onnx.ModelProto | str | Path,
     return [np.asarray(r) for r in session.run(None, inputs)]
 
 
-def output_dequantize_scales(path: str | Path) -> list[float]:
+def output_dequantize_scales(model: onnx.ModelProto | str | Path) -> list[float]:
     """For each graph output of a QDQ model, the scale of the DequantizeLinear producing it
-    (through data-movement ops such as Transpose): one output LSB, in float units."""
+    (through data-movement ops such as Transpose, or the float Softmax the Keras models keep,
+    keras_models.py): one output LSB (of the logits, for a Softmax), in float units."""
     from onnx import numpy_helper
 
-    model = onnx.load(str(path))
+    if not isinstance(model, onnx.ModelProto):
+        model = onnx.load(str(model))
     inits = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
     producer = {out: node for node in model.graph.node for out in node.output}
     scales = []

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import tempfile
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -100,8 +100,10 @@ def prune_dead_nodes(model: onnx.ModelProto) -> None:
 
 def quantize_int8(model: onnx.ModelProto, per_channel: bool = True,
                   samples: int = CALIBRATION_SAMPLES,
-                  seed: int = CALIBRATION_SEED) -> onnx.ModelProto:
-    """Return the QDQ int8 version (int8 activations, symmetric int8 weights)."""
+                  seed: int = CALIBRATION_SEED,
+                  exclude: Sequence[str] = ()) -> onnx.ModelProto:
+    """Return the QDQ int8 version (int8 activations, symmetric int8 weights); the nodes
+    named in ``exclude`` stay in float."""
     with tempfile.TemporaryDirectory(prefix="tigris_quant_") as tmp:
         src, pre, dst = (Path(tmp) / n for n in ("float.onnx", "pre.onnx", "int8.onnx"))
         onnx.save(fold_batchnorm(model), str(src))
@@ -114,6 +116,7 @@ def quantize_int8(model: onnx.ModelProto, per_channel: bool = True,
                 str(pre), str(dst), RandomDataReader(model, samples, seed),
                 quant_format=QuantFormat.QDQ,
                 per_channel=per_channel,
+                nodes_to_exclude=list(exclude),
                 activation_type=QuantType.QInt8,
                 weight_type=QuantType.QInt8,
                 extra_options={"WeightSymmetric": True, "ActivationSymmetric": False},

@@ -13,6 +13,9 @@ import onnx
 
 from conv1d import build_conv1d
 from dense_autoencoder import build_dense_autoencoder
+from keras_models import (
+    build_ds_cnn, build_keras_mobilenet_v1, build_keras_mobilenet_v2, build_resnet8, float_nodes,
+)  # fmt: skip
 from mobilenet_v2 import build_mobilenet_v2
 from pytorch_idioms import build_pytorch_idioms, build_silu_ops
 from quantize import quantize_int8
@@ -36,7 +39,15 @@ FLOAT_MODELS: dict[str, Callable[[], onnx.ModelProto]] = {
     "dense_autoencoder": build_dense_autoencoder,
     "pytorch_idioms": build_pytorch_idioms,
     "silu_ops": build_silu_ops,
+    # Keras models as tf2onnx exports them: channels-last inputs, layout transposes
+    "keras_mobilenet_v1": build_keras_mobilenet_v1,
+    "keras_mobilenet_v2": build_keras_mobilenet_v2,
+    "ds_cnn": build_ds_cnn,
+    "resnet8": build_resnet8,
 }
+
+KERAS_MODELS: frozenset[str] = frozenset({"keras_mobilenet_v1", "keras_mobilenet_v2", "ds_cnn", "resnet8"})
+"""Their int8 versions keep `keras_models.float_nodes` in float (see keras_models.py)."""
 
 # Models whose int8 version must use per-tensor weights (none so far).
 PER_TENSOR_MODELS: frozenset[str] = frozenset()
@@ -59,7 +70,8 @@ def build_zoo(out_dir: Path, names: list[str] | None = None,
         model = FLOAT_MODELS[name]()
         paths[name] = save(model, out_dir / f"{name}.onnx")
         if not float_only:
-            qmodel = quantize_int8(model, per_channel=name not in PER_TENSOR_MODELS)
+            exclude = float_nodes(model) if name in KERAS_MODELS else []
+            qmodel = quantize_int8(model, per_channel=name not in PER_TENSOR_MODELS, exclude=exclude)
             paths[int8_name(name)] = save(qmodel, out_dir / f"{int8_name(name)}.onnx")
     return paths
 

@@ -253,15 +253,15 @@ def test_chain_falls_back_to_per_stage_tiling(convs: Path, capsys: pytest.Captur
 
 
 def test_a_model_compile_cannot_write_has_no_flash_figure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """float64 plans (the planner only counts bytes) but has no .tgrs dtype: the report keeps
+    """uint32 plans (the planner only counts bytes) but has no .tgrs dtype: the report keeps
     its memory figures and gives, instead of a flash size, the error tigris compile stops with."""
-    x, y = (helper.make_tensor_value_info(n, TensorProto.DOUBLE, [1, 1, 8, 8]) for n in "xy")
-    path = save(tmp_path, "f64", [helper.make_node("Relu", ["x"], ["y"], name="relu")], [x], [y])
-    assert main(["compile", str(path), "-m", "64K", "-o", str(tmp_path / "f64.tgrs")]) == 1
+    x, y = (helper.make_tensor_value_info(n, TensorProto.UINT32, [1, 1, 8, 8]) for n in "xy")
+    path = save(tmp_path, "u32", [helper.make_node("Identity", ["x"], ["y"], name="copy")], [x], [y])
+    assert main(["compile", str(path), "-m", "64K", "-o", str(tmp_path / "u32.tgrs")]) == 1
     compile_error = capsys.readouterr().err.strip()
-    assert compile_error == "error: func.func 'f64': element type f64 has no .tgrs dtype"
+    assert compile_error == "error: func.func 'u32': element type ui32 has no .tgrs dtype"
     r = analyze_json(capsys, str(path), "-m", "64K", "-f", "1M")
-    assert (r["verdict"], r["unscheduled_peak_bytes"]) == ("fits", 2 * 512)  # x and y, 8 * 8 * 8 B each
+    assert (r["verdict"], r["unscheduled_peak_bytes"]) == ("fits", 2 * 256)  # x and its copy y, 8 * 8 * 4 B each
     assert r["flash_bytes"] is None and r["plan_overhead_bytes"] is None and r["flash_fits"] is None
     assert f"error: {r['flash_error']}" == compile_error
     assert main(["analyze", str(path), "-m", "64K"]) == 0

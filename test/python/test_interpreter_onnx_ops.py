@@ -169,6 +169,14 @@ CASES: dict[str, Case] = {
     "div_int_truncates": Case("Div", {"x": INT_A, "b": INT_B}),
     "add_int": Case("Add", {"x": INT_A, "b": INT_B}),
     "sum": Case("Sum", {"x": X4, "b": rand(6), "c": rand(4, 1, 1)}),
+    "floor": Case("Floor", {"x": X4 * 3}),
+    "ceil": Case("Ceil", {"x": X4 * 3}),
+    "round_halves_to_even": Case("Round", {"x": np.asarray([0.5, 1.5, 2.5, -0.5, -1.5, 2.4, -2.6], np.float32)}),
+    "equal_int": Case("Equal", {"x": INT_A, "b": np.asarray([7, 5, 0], np.int64)}),
+    "equal_float_broadcast": Case("Equal", {"x": np.asarray([[1.0, 2.0], [2.0, 3.0]], np.float32),
+                                            "b": np.asarray([2.0], np.float32)}),
+    "where": Case("Where", {"c": np.asarray([[True, False, True], [False, False, True]]), "a": rand(2, 3),
+                            "b": rand(3)}, fed=("c", "a", "b")),
     "concat": Case("Concat", {"x": X4, "b": rand(1, 2, 7, 6)}, {"axis": 1}),
     "concat_negative_axis": Case("Concat", {"x": X4, "b": rand(1, 4, 7, 2)}, {"axis": -1}),
     "reshape": Case("Reshape", {"x": X4, "shape": ints(0, -1, 3)}),
@@ -211,6 +219,12 @@ CASES: dict[str, Case] = {
     "constant_of_shape_int": Case("ConstantOfShape", {"x": ints(3, 1)},
                                   {"value": numpy_helper.from_array(np.asarray([7], np.int32))}, fed=()),
     "shape": Case("Shape", {"x": X4}),
+    "size": Case("Size", {"x": X4}),
+    "expand_both_ways": Case("Expand", {"x": rand(3, 1), "s": ints(2, 1, 4)}),
+    "tile": Case("Tile", {"x": rand(2, 3), "r": ints(2, 3)}),
+    "range_int": Case("Range", {"a": np.int64(2), "b": np.int64(11), "d": np.int64(3)}, fed=()),
+    "range_float_down": Case("Range", {"a": np.float32(1.0), "b": np.float32(-1.0), "d": np.float32(-0.3)}, fed=()),
+    "range_empty": Case("Range", {"a": np.int64(5), "b": np.int64(1), "d": np.int64(2)}, fed=()),
     "shape_start_end": Case("Shape", {"x": X4}, {"start": 1, "end": -1}, opset=15),
     "gather": Case("Gather", {"x": X4, "i": ints(2, -1, 0)}, {"axis": 2}),
     "gather_2d_indices": Case("Gather", {"x": rand(5, 3), "i": np.asarray([[0, 4], [-2, 1]], np.int64)}),
@@ -285,6 +299,21 @@ def test_generic_op_raises_naming_its_type() -> None:
     module = import_model(helper.make_model(graph, opset_imports=opsets, ir_version=10))
     with pytest.raises(InterpretationError, match="'my.domain.Foo'"):
         run_module(module, [rand(2)])
+
+
+def test_dropout_mask_is_all_true_in_inference() -> None:
+    graph = helper.make_graph(
+        [helper.make_node("Dropout", ["x"], ["y", "mask"], name="drop")],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_value_info("y", onnx.TypeProto()), helper.make_value_info("mask", onnx.TypeProto())],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=10)
+    x = rand(2, 3)
+    y, mask = run_module(import_model(model), [x])
+    want_y, want_mask = onnxruntime_run(model, {"x": x})
+    assert_matches(y, want_y)
+    assert mask.dtype == want_mask.dtype == np.bool_ and mask.all() and want_mask.all()
 
 
 def test_dropout_in_training_mode_is_refused() -> None:

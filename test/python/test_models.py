@@ -38,7 +38,20 @@ EXPECTED: dict[str, tuple[tuple[int, ...], dict[str, tuple[int, ...]], set[str]]
                        {"Clip", "Constant", "HardSwish", "Identity", "ReduceMean", "Shape",
                         "Gather", "Unsqueeze", "Concat", "Reshape", "Dropout", "Transpose"}),
     "silu_ops": ((1, 3, 32, 32), {"logits": (1, 10)}, {"Swish", "HardSwish", "Gemm"}),
+    "keras_mobilenet_v1": ((1, 96, 96, 3), {"probabilities": (1, 2)},
+                           {"Transpose", "Conv", "BatchNormalization", "Clip", "Pad", "ReduceMean",
+                            "Reshape", "Softmax"}),
+    "keras_mobilenet_v2": ((1, 96, 96, 3), {"probabilities": (1, 2)},
+                           {"Transpose", "Conv", "BatchNormalization", "Clip", "Pad", "Add",
+                            "ReduceMean", "MatMul", "Softmax"}),
+    "ds_cnn": ((1, 49, 10, 1), {"probabilities": (1, 12)},
+               {"Transpose", "Conv", "BatchNormalization", "Relu", "AveragePool", "Reshape",
+                "MatMul", "Add", "Softmax"}),
+    "resnet8": ((1, 32, 32, 3), {"probabilities": (1, 10)},
+                {"Transpose", "Conv", "BatchNormalization", "Relu", "Add", "AveragePool", "Reshape",
+                 "MatMul", "Softmax"}),
 }
+OPSETS = {"silu_ops": 24, **{name: 13 for name in zoo.KERAS_MODELS}}  # tf2onnx's default opset: 13
 ALL_KEYS = [k for name in EXPECTED for k in (name, zoo.int8_name(name))]
 
 
@@ -77,7 +90,7 @@ def test_float_model_structure(name: str, model_zoo: dict[str, Path]) -> None:
     names = [n.name for n in model.graph.node]
     assert all(names) and len(set(names)) == len(names)
     opset = {o.domain: o.version for o in model.opset_import}
-    assert opset == {"": 24 if name == "silu_ops" else 17}
+    assert opset == {"": OPSETS.get(name, 17)}
     assert all(i.data_type in (TensorProto.FLOAT, TensorProto.INT64)
                for i in model.graph.initializer)
 
@@ -156,3 +169,44 @@ def test_full_size_mobilenet_v2_parameter_count() -> None:
     assert 3.0e6 < params < 4.0e6, params
     out = model.graph.output[0].type.tensor_type.shape
     assert [d.dim_value for d in out.dim] == [1, 1000]
+
+
+# -- Keras models (keras_models.py) ---------------------------------------------------------------
+
+KERAS = sorted(zoo.KERAS_MODELS)
+
+
+@pytest.mark.parametrize("name", KERAS)
+def test_keras_exports_compute_the_same_function(name: str, model_zoo: dict[str, Path],
+                                                 run_onnxruntime: Runner, random_inputs: Inputs) -> None:
+    """The channels-first export is the same network: onnxruntime gives the same outputs on
+    the same values, laid out NHWC for one and NCHW for the other."""
+    first = zoo.FLOAT_MODELS[name](channels_last=False)
+    assert not any(n.op_type == "Transpose" for n in first.graph.node)
+    for seed in (0, 1):
+        (x,) = random_inputs(model_zoo[name], seed).values()
+        (want,) = run_onnxruntime(model_zoo[name], {"input_1": x})
+        (got,) = run_onnxruntime(first, {"input_1": np.ascontiguousarray(x.transpose(0, 3, 1, 2))})
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", KERAS)
+def test_keras_int8_quantizes_the_float_input_inside_the_graph(name: str, model_zoo: dict[str, Path]) -> None:
+    """As a QDQ TensorFlow export has it: the NHWC float input's Transpose runs in float and a
+    QuantizeLinear follows it; the Softmax stays float (no int8 Softmax yet) and is the output."""
+    graph = onnx.load(str(model_zoo[zoo.int8_name(name)])).graph
+    readers = {i: n for n in graph.node for i in n.input}
+    transpose = readers["input_1"]
+    assert transpose.op_type == "Transpose" and list(transpose.attribute[0].ints) == [0, 3, 1, 2]
+    assert readers[transpose.output[0]].op_type == "QuantizeLinear"
+    softmax = next(n for n in graph.node if n.op_type == "Softmax")
+    producer = next(n for n in graph.node if softmax.input[0] in n.output)
+    assert producer.op_type == "DequantizeLinear" and softmax.output[0] == graph.output[0].name
+
+
+def test_resnet8_has_the_mlperf_tiny_parameter_count() -> None:
+    """MLPerf Tiny's Keras ResNet-8 summary: 78,666 parameters. By hand (weights + bias, BN's
+    4 per channel): stem 3*3*3*16+16 + 64 = 512; stack 1: 2 * (3*3*16*16+16 + 64) = 4768;
+    stack 2: 3*3*16*32+32 + 128 + 3*3*32*32+32 + 128 + 16*32+32 = 14688; stack 3:
+    3*3*32*64+64 + 256 + 3*3*64*64+64 + 256 + 32*64+64 = 58048; dense 64*10+10 = 650."""
+    assert graph_builder.count_params(zoo.FLOAT_MODELS["resnet8"]()) == 512 + 4768 + 14688 + 58048 + 650 == 78666

@@ -270,6 +270,14 @@ def unary(
     return g.model([y])
 
 
+def pooled_transpose(shape: tuple[int, ...], perm: list[int]) -> onnx.ModelProto:
+    """x * 1.25, a 1x1 MaxPool, the Transpose, a 1x1 MaxPool: the pools pin the layout on both
+    sides of the transpose (see the transpose cases)."""
+    g = Graph([("x", shape)])
+    pooled = g.node("MaxPool", [g.node("Mul", ["x", g.const("k", np.float32(1.25))], "m")], "p", kernel_shape=[1, 1])
+    return g.model([g.node("MaxPool", [g.node("Transpose", [pooled], "t", perm=perm)], "y", kernel_shape=[1, 1])])
+
+
 def binary(
     op_type: str, a: tuple[int, ...], b: tuple[int, ...], const_b: bool = False, **attrs: object
 ) -> onnx.ModelProto:
@@ -810,9 +818,11 @@ CASES = [
         quantized=True,
         band=False,
     ),
+    # A 1x1 MaxPool on each side of a transpose pins the layout: fold-layout-transposes moves
+    # a transpose only through layout-agnostic ops, so the plan keeps the TRANSPOSE.
     Case(
         "transpose",
-        lambda: unary("Transpose", (1, 4, 3, 5), after="Mul", perm=[0, 3, 1, 2]),
+        lambda: pooled_transpose((1, 4, 3, 5), [0, 3, 1, 2]),
         (OpType.TRANSPOSE,),
         band=False,
     ),
@@ -822,7 +832,8 @@ CASES = [
             [((1, 4, 3, 5), Q_IN)],
             lambda g, xs: g.node(
                 "MaxPool",
-                [g.q_dq(g.node("Transpose", xs, "t", perm=[0, 1, 3, 2]), (0.05, 0), "t")],
+                [g.q_dq(g.node("Transpose", [g.q_dq(g.node("MaxPool", xs, "p", kernel_shape=[1, 1]), Q_IN, "p")],
+                               "t", perm=[0, 1, 3, 2]), (0.05, 0), "t")],
                 "y",
                 kernel_shape=[1, 1],
             ),

@@ -56,10 +56,11 @@ def _w(rng: np.random.Generator, shape: tuple[int, ...], dtype: str = "float32")
 
 
 def float_cnn() -> PlanFile:
-    """conv+relu -> max_pool (tiled stage) -> flatten -> fc -> softmax; clip output with a perm."""
+    """conv+relu -> max_pool (tiled stage) -> flatten -> fc -> softmax; clip output with a perm;
+    the input given channels-last (an input perm)."""
     rng = np.random.default_rng(1)
     t = [
-        Tensor("x", F32, (1, 3, 16, 16)),
+        Tensor("x", F32, (1, 3, 16, 16), perm=(0, 2, 3, 1)),
         Tensor("conv1.w", F32, (8, 3, 3, 3), weight=0),  # stored OHWI: [O, KH, KW, I]
         Tensor("conv1.b", F32, (8,), weight=1),
         Tensor("conv1", F32, (1, 8, 16, 16)),

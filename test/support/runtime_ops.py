@@ -1,9 +1,9 @@
 """Run a `.tgrs` plan op by op with the C reference kernels (runtime/tests/run_ops.c).
 
 No executor, no arenas: every tensor gets a buffer of its own, so a wrong number points at
-a kernel. Inputs and outputs are in the user's ONNX terms (NCHW float32); this module does
-the host's conversions: channels-last for rank >= 3 activations, and each output's recorded
-`perm` (docs/tgrs-format.md, "Layouts").
+a kernel. Inputs and outputs are in the user's ONNX terms (the model's declared layout);
+this module does the host's conversions: channels-last for rank >= 3 activations, and each
+input's and output's recorded `perm` (docs/tgrs-format.md, "Layouts").
 
 `bands` holds tensors as row bands, as a tiled stage does (run_ops --band): a banded model
 input is still passed whole (the driver copies the band), and a banded model output comes
@@ -23,7 +23,8 @@ import tigris.tools.runtime_build as runtime_build
 from tigris.emit.tgrs import read_plan
 from tigris.emit.tgrs.enums import DType
 from tigris.emit.tgrs.model import PlanFile
-from tigris.tools.runtime_binding import NUMPY_DTYPES
+from tigris.tools.runtime_binding import NUMPY_DTYPES, user_shape
+from tigris.transforms.normalize.model_layout import to_model_order, to_user_layout
 
 
 
@@ -68,8 +69,9 @@ def run_plan_ops(
     for index, array in zip(plan.inputs, inputs):
         tensor = plan.tensors[index]
         array = np.asarray(array, NUMPY_DTYPES[DType(tensor.dtype)])
-        if array.shape != tensor.shape:
-            raise ValueError(f"input '{tensor.name}' has shape {array.shape}, the plan {tensor.shape}")
+        if array.shape != user_shape(tensor):
+            raise ValueError(f"input '{tensor.name}' has shape {array.shape}, the plan {user_shape(tensor)}")
+        array = to_model_order(array, tensor.perm)
         data += np.ascontiguousarray(to_runtime(array)).astype(array.dtype.newbyteorder("<")).tobytes()
     args = [arg for t, (h0, h1) in sorted(bands.items()) for arg in ("--band", str(t), str(h0), str(h1))]
     with tempfile.TemporaryDirectory(prefix="run_ops_") as tmp:
@@ -99,8 +101,8 @@ def _outputs(plan: PlanFile, raw: bytes, bands: Mapping[int, tuple[int, int]]) -
         array = np.frombuffer(raw, dtype, count, offset).reshape(stored)
         offset += count * dtype.itemsize
         model = from_runtime(array).astype(dtype.newbyteorder("="))
-        if tensor.perm is not None and index not in bands:
-            model = model.transpose(tensor.perm)
+        if index not in bands:
+            model = to_user_layout(model, tensor.perm)
         outputs.append(np.ascontiguousarray(model))
     if offset != len(raw):
         raise RunOpsError(0, f"run_ops wrote {len(raw)} bytes, the outputs are {offset}")

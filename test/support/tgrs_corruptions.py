@@ -161,6 +161,7 @@ CASES: list[Case] = [
     ("int8", lambda d: set_field(d, K.TENSORS, TENSOR, 0, "dtype", 99), "BAD_RECORD", "tensor 0 dtype: unknown value 99"),
     ("int8", lambda d: set_field(d, K.TENSORS, TENSOR, 0, "flags", 0), "BAD_RECORD", "tensor 0 flags: .* but the model I/O lists"),
     ("float", lambda d: set_pool(d, K.SHAPE_POOL, get_field(d, K.TENSORS, TENSOR, 10, "perm") + 1, 0), "BAD_RECORD", r"tensor 10 perm: \(0, 0, 3, 1\) is not a permutation"),
+    ("float", lambda d: set_field(d, K.TENSORS, TENSOR, 3, "perm", get_field(d, K.TENSORS, TENSOR, 0, "perm")), "BAD_RECORD", "tensor 3 perm: only a model input or output has a layout permutation"),
     ("int8", lambda d: set_field(d, K.OPS, OP, 0, "op_type", 100), "BAD_RECORD", "op 0 op_type: unknown value 100"),
     ("int8", lambda d: set_field(d, K.OPS, OP, 0, "op_type", 255), "BAD_RECORD", r"op 0 \(quant\) op_type: UNKNOWN \(255\) is not a runtime op"),
     ("int8", lambda d: set_field(d, K.OPS, OP, 4, "table", 9), "BAD_RECORD", r"op 4 \(hswish\) table: index 9 >= num_tables 2"),

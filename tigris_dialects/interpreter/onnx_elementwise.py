@@ -14,7 +14,7 @@ from tigris.dialects.onnx import ops_elementwise as ew
 
 
 class OnnxElementwiseFunctions(InterpreterFunctions):
-    """Relu ... Silu, Clip (attribute or input bounds), Add/Sub/Mul/Div/Sum."""
+    """Relu ... Silu, Floor/Ceil/Round, Clip (attribute or input bounds), Add/Sub/Mul/Div/Sum, Equal."""
 
     @impl(ew.ReluOp)
     def run_relu(self, interpreter: Interpreter, op: ew.ReluOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -52,6 +52,22 @@ class OnnxElementwiseFunctions(InterpreterFunctions):
     @int8_kernel(lookup_table)
     def run_silu(self, interpreter: Interpreter, op: ew.SiluOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return out(op, km.swish(args[0]))
+
+    @impl(ew.FloorOp)
+    def run_floor(self, interpreter: Interpreter, op: ew.FloorOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        return out(op, np.floor(args[0]))
+
+    @impl(ew.CeilOp)
+    def run_ceil(self, interpreter: Interpreter, op: ew.CeilOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        return out(op, np.ceil(args[0]))
+
+    @impl(ew.RoundOp)
+    def run_round(self, interpreter: Interpreter, op: ew.RoundOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        return out(op, np.round(args[0]))  # halves to even, as ONNX specifies
+
+    @impl(ew.EqualOp)
+    def run_equal(self, interpreter: Interpreter, op: ew.EqualOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        return out(op, np.equal(args[0], args[1]))
 
     @impl(ew.ClipOp)
     def run_clip(self, interpreter: Interpreter, op: ew.ClipOp, args: tuple[Any, ...]) -> tuple[Any, ...]:

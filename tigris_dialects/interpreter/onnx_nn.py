@@ -151,4 +151,6 @@ class OnnxNNFunctions(InterpreterFunctions):
         training = optional(op, args, "training_mode")
         if training is not None and bool(training.reshape(-1)[0]):
             raise fail(op, "training_mode = true is not supported (inference: Dropout is the identity)")
-        return out(op, args[0])
+        if op.mask is None:
+            return out(op, args[0])
+        return out(op, args[0], np.ones(np.shape(args[0]), np.bool_))  # inference keeps every element

@@ -17,8 +17,8 @@ from tigris.dialects.onnx import ops_tensor as t
 
 
 class OnnxTensorFunctions(InterpreterFunctions):
-    """Concat, Reshape, Flatten, Squeeze/Unsqueeze, Transpose, Pad, Shape, Gather, Slice, Cast,
-    Identity, ReduceMean/ReduceMax."""
+    """Concat, Reshape, Flatten, Squeeze/Unsqueeze, Transpose, Pad, Shape, Size, Expand, Tile,
+    Range, Where, Gather, Slice, Cast, Identity, ReduceMean/ReduceMax."""
 
     @impl(t.ConcatOp)
     def run_concat(self, interpreter: Interpreter, op: t.ConcatOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -95,6 +95,29 @@ class OnnxTensorFunctions(InterpreterFunctions):
         start = min(max(start + rank if start < 0 else start, 0), rank)
         end = min(max(end + rank if end < 0 else end, 0), rank)
         return out(op, np.asarray(shape[start:end], np.int64))
+
+    @impl(t.SizeOp)
+    def run_size(self, interpreter: Interpreter, op: t.SizeOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        return out(op, np.asarray(np.asarray(args[0]).size, np.int64))
+
+    @impl(t.ExpandOp)
+    def run_expand(self, interpreter: Interpreter, op: t.ExpandOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        x, shape = np.asarray(args[0]), tuple(int(v) for v in np.asarray(args[1]).reshape(-1))
+        return out(op, np.broadcast_to(x, np.broadcast_shapes(x.shape, shape)))
+
+    @impl(t.TileOp)
+    def run_tile(self, interpreter: Interpreter, op: t.TileOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        return out(op, np.tile(np.asarray(args[0]), [int(v) for v in np.asarray(args[1]).reshape(-1)]))
+
+    @impl(t.RangeOp)
+    def run_range(self, interpreter: Interpreter, op: t.RangeOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        start, limit, delta = (np.asarray(a).reshape(()) for a in args)
+        count = max(int(np.ceil((limit - start) / delta)), 0)  # ONNX: the count first, then start + i * delta
+        return out(op, (start + np.arange(count) * delta).astype(start.dtype))
+
+    @impl(t.WhereOp)
+    def run_where(self, interpreter: Interpreter, op: t.WhereOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        return out(op, np.where(np.asarray(args[0]), args[1], args[2]))
 
     @impl(t.GatherOp)
     @moved_by_float_kernel

@@ -16,9 +16,11 @@ ONNX_OPS: list[type[OnnxOp]] = [
     nn.GemmOp, nn.MatMulOp, nn.SoftmaxOp, nn.DropoutOp,
     ew.ReluOp, ew.SigmoidOp, ew.TanhOp, ew.HardSwishOp, ew.LeakyReluOp, ew.HardSigmoidOp,
     ew.SwishOp, ew.SiluOp, ew.ClipOp, ew.AddOp, ew.SubOp, ew.MulOp, ew.DivOp, ew.SumOp,
+    ew.FloorOp, ew.CeilOp, ew.RoundOp, ew.EqualOp,
     t.ConcatOp, t.ReshapeOp, t.FlattenOp, t.SqueezeOp, t.UnsqueezeOp, t.TransposeOp, t.PadOp,
     t.ResizeOp, t.UpsampleOp, t.ConstantOp, t.ConstantOfShapeOp, t.ShapeOp, t.GatherOp,
     t.SliceOp, t.CastOp, t.IdentityOp, t.ReduceMeanOp, t.ReduceMaxOp,
+    t.SizeOp, t.ExpandOp, t.TileOp, t.RangeOp, t.WhereOp,
     q.QuantizeLinearOp, q.DequantizeLinearOp,
 ]  # fmt: skip
 """Typed ops, keyed by ONNX op type in `OPS_BY_TYPE`; `onnx.generic` takes the rest."""

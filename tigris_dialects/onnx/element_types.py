@@ -30,10 +30,13 @@ _TYPES: dict[int, Attribute] = {
 }
 
 
+_UNSUPPORTED = {8: "string", 14: "complex64", 15: "complex128", 16: "bfloat16"}
+"""Names for the refusal of element types TiGrIS has no storage for (float8/int4 kinds: numbers)."""
+
+
 def element_type(onnx_type: int, tensor: str) -> Attribute:
     try:
         return _TYPES[onnx_type]
     except KeyError:
-        raise OnnxImportError(
-            f"tensor '{tensor}' has ONNX element type {onnx_type}, which TiGrIS does not support"
-        ) from None
+        kind = _UNSUPPORTED.get(onnx_type, f"ONNX element type {onnx_type}")
+        raise OnnxImportError(f"tensor '{tensor}' holds {kind} elements, which TiGrIS does not support") from None

@@ -1,16 +1,27 @@
 """ONNX -> `onnx` dialect. The only module that imports the `onnx` package.
 
-Loads the model (binary with external data beside it, or ONNX text syntax), binds
-dynamic input dims from `--input-shape`, runs strict shape inference with data
-propagation, and emits `func.func @main` with ops in the DFS order of
-`graph_order`. Initializers become `tgr.weight`; any node without a typed op becomes
-`onnx.generic`. Every user mistake raises `OnnxImportError` with one line naming the
-file, node or tensor.
+Loads the model (binary with external data beside it, or ONNX text syntax), converts an
+opset older than `MIN_OPSET` with `onnx.version_converter`, binds dynamic input dims from
+`--input-shape`, computes float64/float16 tensors in float32 (one warning), runs strict
+shape inference with data propagation, and emits `func.func @main` with ops in the DFS
+order of `graph_order`. Initializers become `tgr.weight`; any node without a typed op
+becomes `onnx.generic`.
+
+The IR stays faithful (nothing is folded here: `fold-constants` does that), but an output
+whose type ONNX could not infer up front, because it depends on values computed from
+constants (a Reshape target built by Concat(Unsqueeze(Constant)), a Resize `sizes` from
+Concat, a shape from Shape of a static tensor), is inferred again for its node alone, with
+those values computed by the reference interpreter (`folding.py`, the rule fold-constants
+uses). Nodes are visited in topological order, so one walk reaches the fixed point. Only a
+shape that depends on the model's inputs at run time is refused.
+
+Every user mistake raises `OnnxImportError` with one line naming the file, node or tensor.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -36,18 +47,27 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.exceptions import InterpretationError, VerifyException
 
+from tigris.dialects.constants import constant_array
 from tigris.dialects.onnx.dialect import OPS_BY_TYPE
 from tigris.dialects.onnx.element_types import element_type
 from tigris.dialects.onnx.errors import OnnxImportError
+from tigris.dialects.onnx.folding import Evaluator, compile_time_args
 from tigris.dialects.onnx.graph_order import CycleError, dfs_order
 from tigris.dialects.onnx.ops_nn import SoftmaxOp
 from tigris.dialects.onnx.ops_quant import GenericOp
 from tigris.dialects.onnx.ops_tensor import ReshapeOp
+from tigris.dialects.syntax import group_results
 from tigris.dialects.tgr.weight import make_weight, weight_value
 
 MIN_OPSET = 7
+"""The oldest opset the `onnx` dialect is written for; older models are converted to it."""
+FOLD_LIMIT = 1 << 16
+"""Constant values of at most this many elements are computed at import to type the ops that
+read them (shape arithmetic); larger ones (weights) are left to fold-constants."""
+_IN_FLOAT32 = {10: "float16", 11: "float64"}
+"""TensorProto element types computed in float32."""
 _DEFAULT_DOMAINS = ("", "ai.onnx")
 _ANY_DOMAIN_OPS = ("Silu",)  # exporters put Silu in com.microsoft or their own domain
 _SHAPE_PRESERVING_CUSTOM = ("Silu",)
@@ -108,18 +128,126 @@ def import_model_text(
 def import_model(
     model: onnx.ModelProto, input_shapes: Mapping[str, list[int]] | None = None, source: str = "<model>"
 ) -> ModuleOp:
-    graph = model.graph
-    if not graph.node and not graph.output:
+    if not model.graph.node and not model.graph.output:
         raise OnnxImportError(f"'{source}' contains no graph (empty or not an ONNX model)")
-    opset = next((o.version for o in model.opset_import if o.domain in _DEFAULT_DOMAINS), None)
-    if opset is None or opset < MIN_OPSET:
-        raise OnnxImportError(f"'{source}' uses opset {opset}; opset {MIN_OPSET} or newer is required")
-    _bind_input_shapes(graph, dict(input_shapes or {}))
+    model = _at_supported_opset(model, source)
+    _bind_input_shapes(model.graph, dict(input_shapes or {}))
+    _compute_in_float32(model, source)
     try:
         inferred = onnx.shape_inference.infer_shapes(_shape_shadow(model), strict_mode=True, data_prop=True)
     except Exception as e:
         raise OnnxImportError(f"shape inference failed on '{source}': {_first_line(e)}") from None
-    return _GraphImporter(model.graph, inferred.graph, opset).build()
+    return _GraphImporter(model, inferred.graph).build()
+
+
+def _opset(model: onnx.ModelProto) -> int | None:
+    return next((o.version for o in model.opset_import if o.domain in _DEFAULT_DOMAINS), None)
+
+
+def _at_supported_opset(model: onnx.ModelProto, source: str) -> onnx.ModelProto:
+    """The model itself from MIN_OPSET on (newer opsets are read as they are); older ones
+    converted to MIN_OPSET by onnx's version converter, or one line naming the op it could
+    not convert."""
+    opset = _opset(model)
+    if opset is None:
+        raise OnnxImportError(f"'{source}' imports no version of the ONNX operator set (no \"\" domain in opset_import)")
+    if opset >= MIN_OPSET:
+        return model
+    from onnx import version_converter
+
+    shadow, added = _initializers_as_inputs(model)
+    try:
+        converted = version_converter.convert_version(shadow, MIN_OPSET)
+    except Exception as e:
+        node, reason = _conversion_culprit(shadow, opset, e)
+        where = f"node '{node.name or node.output[0]}' ({node.op_type})" if node is not None else "a node"
+        raise OnnxImportError(
+            f"'{source}' uses opset {opset}; converting it to opset {MIN_OPSET} failed at {where}: {reason}"
+        ) from None
+    inputs = [i for i in converted.graph.input if i.name not in added]
+    del converted.graph.input[:]
+    converted.graph.input.extend(inputs)
+    return converted
+
+
+def _initializers_as_inputs(model: onnx.ModelProto) -> tuple[onnx.ModelProto, set[str]]:
+    """A copy whose initializers are all graph inputs too (the converter looks node inputs up
+    among graph inputs, as IR version 3 required), and the names it had to add."""
+    shadow = onnx.ModelProto()
+    shadow.CopyFrom(model)
+    listed = {i.name for i in shadow.graph.input}
+    added = {t.name for t in shadow.graph.initializer} - listed
+    for tensor in shadow.graph.initializer:
+        if tensor.name in added:
+            shadow.graph.input.append(onnx.helper.make_tensor_value_info(tensor.name, tensor.data_type, tensor.dims))
+    return shadow, added
+
+
+def _conversion_culprit(
+    model: onnx.ModelProto, opset: int, error: Exception
+) -> tuple[onnx.NodeProto | None, str]:
+    """The node the version converter stopped at and why, from its error text (which names the
+    op type) or, failing that, by converting each node alone (its inputs typed as inferred)."""
+    text = str(error)
+    reason = text.split("failed: ", 1)[-1].strip().splitlines()[0] if text.strip() else type(error).__name__
+    nodes = [n for n in model.graph.node if n.domain in _DEFAULT_DOMAINS]
+    for node in nodes:
+        if not onnx.defs.has(node.op_type):
+            return node, f"{node.op_type} is not an ONNX op"
+    named = [n for n in nodes if re.search(rf"\b{re.escape(n.op_type)}\b", text)]
+    if named:
+        return named[0], re.sub(r"Op '%s' has no registered schema.*", "no registered schema", reason)
+    from onnx import helper, version_converter
+
+    try:
+        graph = onnx.shape_inference.infer_shapes(model).graph
+    except Exception:
+        graph = model.graph
+    infos = {v.name: v for v in [*graph.input, *graph.value_info, *graph.output]}
+    for node in nodes:
+        inputs = [infos.get(n) or helper.make_tensor_value_info(n, onnx.TensorProto.FLOAT, None) for n in node.input if n]
+        outputs = [infos.get(n) or helper.make_tensor_value_info(n, onnx.TensorProto.FLOAT, None) for n in node.output if n]
+        alone = helper.make_model(
+            helper.make_graph([node], "alone", inputs, outputs), opset_imports=[helper.make_opsetid("", opset)]
+        )
+        try:
+            version_converter.convert_version(alone, MIN_OPSET)
+        except Exception:
+            return node, reason
+    return None, reason
+
+
+def _compute_in_float32(model: onnx.ModelProto, source: str) -> None:
+    """float64 and float16 tensors become float32 (inputs, outputs, initializers, constants, Cast
+    targets), so the runtime's float kernels run them; said once on stderr, not per tensor."""
+    graph = model.graph
+    found: set[str] = set()
+
+    def retype(tensor_type: onnx.TypeProto.Tensor) -> None:
+        if tensor_type.elem_type in _IN_FLOAT32:
+            found.add(_IN_FLOAT32[tensor_type.elem_type])
+            tensor_type.elem_type = onnx.TensorProto.FLOAT
+
+    def to_float32(tensor: onnx.TensorProto) -> None:
+        if tensor.data_type in _IN_FLOAT32:
+            found.add(_IN_FLOAT32[tensor.data_type])
+            array = numpy_helper.to_array(tensor).astype(np.float32)
+            tensor.CopyFrom(numpy_helper.from_array(array, tensor.name))
+
+    for info in [*graph.input, *graph.output, *graph.value_info]:
+        retype(info.type.tensor_type)
+    for tensor in graph.initializer:
+        to_float32(tensor)
+    for node in graph.node:
+        for attr in node.attribute:
+            if attr.type == onnx.AttributeProto.TENSOR:
+                to_float32(attr.t)
+            elif attr.name == "to" and node.op_type == "Cast" and attr.i in _IN_FLOAT32:
+                found.add(_IN_FLOAT32[attr.i])
+                attr.i = onnx.TensorProto.FLOAT
+    if found:
+        kinds = " and ".join(sorted(found))
+        print(f"warning: '{source}' has {kinds} tensors; TiGrIS computes them in float32", file=sys.stderr)
 
 
 def _shape_shadow(model: onnx.ModelProto) -> onnx.ModelProto:
@@ -174,27 +302,40 @@ def _ssa_name(name: str) -> str | None:
 class _GraphImporter:
     """Builds one `func.func @main` from a shape-inferred graph."""
 
-    def __init__(self, graph: onnx.GraphProto, inferred: onnx.GraphProto, opset: int) -> None:
-        """`inferred` is the shape-inferred shadow of `graph` (see _shape_shadow): types only."""
-        self.graph = graph
-        self.opset = opset
+    def __init__(self, model: onnx.ModelProto, inferred: onnx.GraphProto) -> None:
+        """`inferred` is the shape-inferred shadow of `model.graph` (see _shape_shadow): types only."""
+        self.graph = model.graph
+        self.opset = _opset(model) or MIN_OPSET
+        self.opset_imports = list(model.opset_import)
         self.types: dict[str, TensorType] = {}
+        self.type_protos: dict[str, onnx.TypeProto] = {}
+        self.non_tensors: dict[str, str] = {}
         for info in [*inferred.input, *inferred.value_info, *inferred.output]:
-            type_ = self._tensor_type(info)
-            if type_ is not None:
-                self.types.setdefault(info.name, type_)
-        self.initializers = {t.name: t for t in graph.initializer}
+            self._learn_type(info.name, info.type)
+        self.initializers = {t.name: t for t in self.graph.initializer}
+        self.used = {name for node in self.graph.node for name in node.input} | {o.name for o in self.graph.output}
         self.values: dict[str, SSAValue] = {}
         self.ops: list[Operation] = []
+        self.constants: dict[SSAValue, np.ndarray | None] = {}
+        self.evaluate = Evaluator()
 
-    def _tensor_type(self, info: onnx.ValueInfoProto) -> TensorType | None:
-        tensor = info.type.tensor_type
-        if not info.type.HasField("tensor_type") or not tensor.HasField("shape"):
-            return None
+    def _learn_type(self, name: str, proto: onnx.TypeProto) -> None:
+        """Record a static tensor type (the first one known wins), or what else the value is."""
+        if name in self.types:
+            return
+        kind = proto.WhichOneof("value")
+        if kind != "tensor_type":
+            if kind is not None:
+                self.non_tensors[name] = kind.removesuffix("_type")
+            return
+        tensor = proto.tensor_type
+        if not tensor.HasField("shape") or tensor.elem_type == 0:
+            return
         dims = [d.dim_value if d.HasField("dim_value") else -1 for d in tensor.shape.dim]
         if any(d < 0 for d in dims):
-            return None
-        return TensorType(element_type(tensor.elem_type, info.name), dims)
+            return
+        self.types[name] = TensorType(element_type(tensor.elem_type, name), dims)
+        self.type_protos[name] = proto
 
     def build(self) -> ModuleOp:
         graph = self.graph
@@ -246,22 +387,23 @@ class _GraphImporter:
         weight.output.name_hint = _ssa_name(name)
         self.ops.append(weight)
         self.values[name] = weight.output
+        self.type_protos.setdefault(name, onnx.helper.make_tensor_type_proto(tensor.data_type, array.shape))
         return weight.output
 
     def _import_node(self, node: onnx.NodeProto) -> None:
         label = f"node '{node.name}' ({node.op_type})"
         operands = [None if not name else self._value(name, label) for name in node.input]
-        result_types: list[Attribute] = []
-        for out in node.output:
+        if any(out and out not in self.types for out in node.output):
+            self._infer_alone(node, label)
+        outputs = [out for out in node.output if out and (out in self.types or out in self.used)]
+        for out in outputs:
             if out not in self.types:
-                raise OnnxImportError(
-                    f"{label}: the shape of output '{out}' cannot be inferred; static shapes are required"
-                )
-            result_types.append(self.types[out])
+                raise OnnxImportError(f"{label}: {self._untyped_reason(node, out)}")
+        result_types: list[Attribute] = [self.types[out] for out in outputs]
         op = self._typed_op(node, operands, result_types) or self._generic_op(node, operands, result_types)
         op.attributes["tgr.name"] = StringAttr(node.name)
         op.location = NameLoc(StringAttr(node.name or node.op_type), UnknownLoc())
-        for result, out in zip(op.results, node.output):
+        for result, out in zip(op.results, outputs):
             result.name_hint = _ssa_name(out)
             self.values[out] = result
         self.ops.append(op)
@@ -269,6 +411,72 @@ class _GraphImporter:
             op.verify()
         except VerifyException as e:
             raise OnnxImportError(f"{label}: {_first_line(e)}") from None
+
+    def _infer_alone(self, node: onnx.NodeProto, label: str) -> None:
+        """ONNX shape inference on this node alone, now that its inputs' types are static and
+        the values of its constant inputs are known (computed here if need be)."""
+        domain = node.domain if node.domain not in _DEFAULT_DOMAINS else ""
+        version = next((o.version for o in self.opset_imports if (o.domain or "") == domain), None)
+        if version is None or not onnx.defs.has(node.op_type, domain):
+            return
+        schema = onnx.defs.get_schema(node.op_type, version, domain)
+        names = [n for n in node.input if n]
+        if any(n not in self.type_protos for n in names):
+            return
+        data: dict[str, onnx.TensorProto] = {}
+        for name in names:
+            if _elements(self.values[name].type) > FOLD_LIMIT:
+                continue  # a weight: inference reads values of shape-like inputs only
+            if name in self.initializers:
+                data[name] = self.initializers[name]
+            elif (value := self._constant(self.values[name])) is not None:
+                data[name] = numpy_helper.from_array(np.ascontiguousarray(value), name)
+        try:
+            inferred = onnx.shape_inference.infer_node_outputs(
+                schema, node, {n: self.type_protos[n] for n in names}, data, opset_imports=self.opset_imports
+            )
+        except Exception as e:
+            raise OnnxImportError(f"{label}: shape inference failed: {_first_line(e)}") from None
+        for name, proto in inferred.items():
+            self._learn_type(name, proto)
+
+    def _constant(self, value: SSAValue) -> np.ndarray | None:
+        """The compile-time value of `value` (a weight, or a small result of ops on constants),
+        or None. Memoized; values over FOLD_LIMIT elements are not computed."""
+        if value in self.constants:
+            return self.constants[value]
+        owner = value.owner
+        result = constant_array(value)
+        if result is None and isinstance(owner, Operation) and all(_elements(r.type) <= FOLD_LIMIT for r in owner.results):
+            args = compile_time_args(owner, self._constant)
+            if args is not None:
+                try:
+                    arrays = self.evaluate(owner, args)
+                except InterpretationError as e:
+                    raise OnnxImportError(f"evaluating a constant: {_first_line(e)}") from None
+                for r, array in zip(owner.results, arrays):
+                    self.constants[r] = array
+                return self.constants[value]
+        self.constants[value] = result
+        return result
+
+    def _untyped_reason(self, node: onnx.NodeProto, out: str) -> str:
+        """Why output `out` has no static tensor type, for the one error line."""
+        kind = self.non_tensors.get(out)
+        if kind is not None:
+            return f"output '{out}' is a {kind}; TiGrIS compiles tensors only"
+        domain = node.domain if node.domain not in _DEFAULT_DOMAINS else ""
+        if not onnx.defs.has(node.op_type, domain):
+            return f"the shape of output '{out}' cannot be inferred (ONNX does not know this op); static shapes are required"
+        runtime = [n for n in node.input if n and n in self.values and self._constant(self.values[n]) is None]
+        if not runtime:
+            return f"the shape of output '{out}' cannot be inferred; static shapes are required"
+        integers = [n for n in runtime if isinstance(self.types[n].element_type, IntegerType)]
+        shown = ", ".join(f"'{n}'" for n in integers or runtime)  # shapes, sizes, counts are integers
+        return (
+            f"the shape of output '{out}' depends on the values of {shown}, known only at run time; "
+            "TiGrIS needs static shapes (make them constants, or fix input dims with --input-shape NAME:DxD...)"
+        )
 
     def _typed_op(
         self, node: onnx.NodeProto, operands: list[SSAValue | None], result_types: list[Attribute]
@@ -279,7 +487,8 @@ class _GraphImporter:
         if cls is None:
             return None
         definition = cls.get_irdl_definition()
-        if len(result_types) != len(definition.results):
+        results = group_results(cls, result_types)
+        if results is None:
             return None  # e.g. MaxPool with Indices: keep it faithful as a generic op
         properties: dict[str, Attribute] = {}
         for attr in node.attribute:
@@ -292,7 +501,7 @@ class _GraphImporter:
         grouped = _group_operands(definition.operands, operands)
         if grouped is None:
             raise OnnxImportError(f"node '{node.name}' ({node.op_type}) is missing a required input")
-        return cls.build(operands=grouped, result_types=result_types, properties=properties)
+        return cls.build(operands=grouped, result_types=results, properties=properties)
 
     def _legacy_softmax(
         self, node: onnx.NodeProto, operands: list[SSAValue | None], result_types: list[Attribute],
@@ -389,3 +598,7 @@ def _group_operands(
         else:
             grouped.append(value)
     return grouped if len(operands) <= len(defs) else None
+
+
+def _elements(type_: Attribute) -> int:
+    return int(np.prod(type_.get_shape())) if isinstance(type_, TensorType) else 0

@@ -73,6 +73,23 @@ class SiluOp(_Unary):
 
 
 @irdl_op_definition
+class FloorOp(_Unary):
+    name = "onnx.Floor"
+
+
+@irdl_op_definition
+class CeilOp(_Unary):
+    name = "onnx.Ceil"
+
+
+@irdl_op_definition
+class RoundOp(_Unary):
+    """Halves round to even, as numpy does."""
+
+    name = "onnx.Round"
+
+
+@irdl_op_definition
 class ClipOp(MultiOptional):
     """Bounds are inputs from opset 11, attributes `min`/`max` before."""
 
@@ -119,6 +136,13 @@ class MulOp(_Binary):
 @irdl_op_definition
 class DivOp(_Binary):
     name = "onnx.Div"
+
+
+@irdl_op_definition
+class EqualOp(_Binary):
+    """A boolean (i1) result."""
+
+    name = "onnx.Equal"
 
 
 @irdl_op_definition

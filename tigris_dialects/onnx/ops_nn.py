@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from xdsl.dialects.builtin import TensorType
-from xdsl.irdl import irdl_op_definition, operand_def, opt_operand_def, result_def, traits_def
+from xdsl.irdl import irdl_op_definition, operand_def, opt_operand_def, opt_result_def, result_def, traits_def
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
@@ -219,10 +219,15 @@ class SoftmaxOp(OnnxOp):
 
 @irdl_op_definition
 class DropoutOp(MultiOptional):
+    """`ratio` is an attribute before opset 12, an input after; either way inference ignores it."""
+
     name = "onnx.Dropout"
     data = operand_def(TensorType)
-    ratio = opt_operand_def(TensorType)
+    ratio_in = opt_operand_def(TensorType)
     training_mode = opt_operand_def(TensorType)
     output = result_def(TensorType)
+    mask = opt_result_def(TensorType)
+    """In inference mode all ones (true): every element is kept."""
+    ratio = float_attr()
     seed = int_attr()
     traits = traits_def(Pure())

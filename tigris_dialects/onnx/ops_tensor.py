@@ -16,7 +16,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from tigris.dialects.onnx.base import MultiOptional, OnnxOp, float_attr, int_attr, array_attr, string_attr
-from tigris.dialects.shapes import ints, normalize_axis, shape_of
+from tigris.dialects.shapes import broadcast, ints, normalize_axis, shape_of
 from tigris.dialects.tgr.attributes import DenseResourceAttr
 
 
@@ -183,6 +183,75 @@ class ShapeOp(OnnxOp):
     start = int_attr(0)
     end = int_attr()
     traits = traits_def(Pure())
+
+
+@irdl_op_definition
+class SizeOp(OnnxOp):
+    """The element count of `data` (a scalar int64): like Shape, a function of the type alone."""
+
+    name = "onnx.Size"
+    data = operand_def(TensorType)
+    size = result_def(TensorType)
+    traits = traits_def(Pure())
+
+
+@irdl_op_definition
+class ExpandOp(OnnxOp):
+    """`input` broadcast (both ways, as in numpy) against the 1-D `shape`."""
+
+    name = "onnx.Expand"
+    input = operand_def(TensorType)
+    shape = operand_def(TensorType)
+    output = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        if len(shape_of(self.shape)) != 1:
+            raise VerifyException("onnx.Expand: shape must be a 1-D tensor")
+
+
+@irdl_op_definition
+class TileOp(OnnxOp):
+    name = "onnx.Tile"
+    input = operand_def(TensorType)
+    repeats = operand_def(TensorType)
+    output = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        if shape_of(self.repeats) != (len(shape_of(self.input)),):
+            raise VerifyException("onnx.Tile: repeats must hold one count per input axis")
+
+
+@irdl_op_definition
+class RangeOp(OnnxOp):
+    """start, start + delta, ... up to (not including) limit; all three are scalars."""
+
+    name = "onnx.Range"
+    start = operand_def(TensorType)
+    limit = operand_def(TensorType)
+    delta = operand_def(TensorType)
+    output = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        if any(len(shape_of(v)) != 0 for v in (self.start, self.limit, self.delta)):
+            raise VerifyException("onnx.Range: start, limit and delta must be scalars")
+
+
+@irdl_op_definition
+class WhereOp(OnnxOp):
+    """X where condition is true, else Y (all three broadcast)."""
+
+    name = "onnx.Where"
+    condition = operand_def(TensorType)
+    X = operand_def(TensorType)
+    Y = operand_def(TensorType)
+    output = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        broadcast(broadcast(shape_of(self.condition), shape_of(self.X)), shape_of(self.Y))
 
 
 @irdl_op_definition

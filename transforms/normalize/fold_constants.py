@@ -1,11 +1,12 @@
 """fold-constants: every compile-time constant becomes a `tgr.weight`.
 
 - `onnx.Constant` (value, value_float(s), value_int(s)) -> `tgr.weight`;
-- Identity and inference-mode Dropout disappear;
-- Shape of a statically shaped tensor is its dims;
-- any other op whose inputs are all constant (ConstantOfShape, Cast, Unsqueeze,
-  Gather, Slice, Concat, arithmetic, ...) is evaluated by the reference interpreter,
-  so folding has exactly the semantics the tests check against onnxruntime.
+- Identity and inference-mode Dropout disappear (a Dropout mask becomes an all-true weight);
+- any other op the shared rule (`tigris.dialects.onnx.folding`) can evaluate is evaluated
+  by the reference interpreter: ops whose operands are all constant (ConstantOfShape, Cast,
+  Unsqueeze, Gather, Slice, Concat, Range, Where, arithmetic, ...) and Shape/Size of a
+  statically shaped tensor. Folding thus has exactly the semantics the tests check against
+  onnxruntime, and the importer computes the values it needs for typing the same way.
 
 DequantizeLinear is never folded: fold-qdq needs its int8 input to keep weights int8.
 """
@@ -13,7 +14,6 @@ DequantizeLinear is never folded: fold-qdq needs its int8 input to keep weights 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.context import Context
@@ -21,18 +21,13 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
-from xdsl.traits import Pure
 
 from tigris.dialects.constants import constant_array, constant_scalar, onnx_constant_array
+from tigris.dialects.onnx.folding import Evaluator, compile_time_args
 from tigris.dialects.onnx.ops_nn import DropoutOp
-from tigris.dialects.onnx.ops_quant import DequantizeLinearOp
-from tigris.dialects.onnx.ops_tensor import ConstantOp, IdentityOp, ShapeOp
-from tigris.dialects.shapes import shape_of
+from tigris.dialects.onnx.ops_tensor import ConstantOp, IdentityOp
 from tigris.dialects.tgr.weight import WeightOp, make_weight
 from tigris.transforms.rewriting import apply_patterns, carry_name, fail, node_name
-
-if TYPE_CHECKING:
-    from xdsl.interpreter import Interpreter
 
 
 def _weight_for(op: Operation, array: np.ndarray, index: int = 0) -> WeightOp:
@@ -57,39 +52,24 @@ class DropIdentity(RewritePattern):
         elif isinstance(op, DropoutOp):
             if op.training_mode is not None and constant_scalar(op.training_mode) != 0:
                 raise fail(op, "Dropout in training mode cannot be compiled for inference")
-            rewriter.replace(op, [], [op.data])
-
-
-class StaticShape(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ShapeOp, rewriter: PatternRewriter) -> None:
-        dims = list(shape_of(op.data))
-        end = op.end.value.data if op.end is not None else len(dims)
-        rewriter.replace(op, _weight_for(op, np.array(dims[op.start.value.data : end], np.int64)))
+            if op.mask is None:
+                rewriter.replace(op, [], [op.data])
+                return
+            mask = _weight_for(op, np.ones(op.mask.type.get_shape(), np.bool_), 1)  # type: ignore[union-attr]
+            rewriter.replace(op, [mask], [op.data, mask.output])
 
 
 class EvaluateConstantOp(RewritePattern):
-    """Any pure op on constants only, evaluated once at compile time."""
+    """An op the shared folding rule can evaluate, evaluated once at compile time."""
 
     def __init__(self, module: ModuleOp) -> None:
-        self.module = module
-        self._interpreter: Interpreter | None = None
-
-    def evaluate(self, op: Operation, args: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
-        """Interpreter set up on first use: most models have nothing left to evaluate."""
-        if self._interpreter is None:
-            from tigris.dialects.interpreter import make_interpreter
-
-            self._interpreter = make_interpreter(self.module)
-        return tuple(self._interpreter.run_op(op, args))
+        self.evaluate = Evaluator(module)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if isinstance(op, WeightOp | DequantizeLinearOp) or not op.operands or not op.has_trait(Pure):
+        args = compile_time_args(op, constant_array)
+        if args is None:
             return
-        args = [constant_array(v) for v in op.operands]
-        if any(a is None for a in args):
-            return
-        results = self.evaluate(op, tuple(a for a in args if a is not None))
+        results = self.evaluate(op, args)
         rewriter.replace(op, [_weight_for(op, r, i) for i, r in enumerate(results)])
 
 
@@ -99,4 +79,4 @@ class FoldConstantsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         with np.errstate(all="ignore"):
-            apply_patterns(op, ConstantToWeight(), DropIdentity(), StaticShape(), EvaluateConstantOp(op))
+            apply_patterns(op, ConstantToWeight(), DropIdentity(), EvaluateConstantOp(op))
