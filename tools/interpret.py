@@ -29,17 +29,19 @@ def _main(module: ModuleOp) -> FuncOp:
 
 
 def quantize(x: np.ndarray, qtype: QuantType) -> np.ndarray:
-    """As the host does, with the interpreter's (onnxruntime's) QuantizeLinear."""
-    from tigris.dialects.interpreter.kernels_math import quantize_linear
+    """As the host does: onnxruntime's QuantizeLinear (`quant.arith.quantize`)."""
+    from tigris.dialects.quant.arith import quantize as quantize_values
     from tigris.dialects.tgr.weight import numpy_dtype
 
-    return quantize_linear(x, np.array(qtype.scale_values[0]), np.array(qtype.zero_point_values[0]), numpy_dtype(qtype.storage), 0)
+    dtype = numpy_dtype(qtype.storage)
+    info = np.iinfo(dtype)
+    return quantize_values(x, qtype.scale_values[0], qtype.zero_point_values[0], int(info.min), int(info.max)).astype(dtype)
 
 
 def dequantize(q: np.ndarray, qtype: QuantType) -> np.ndarray:
-    from tigris.dialects.interpreter.kernels_math import dequantize_linear
+    from tigris.dialects.quant.arith import dequantize as dequantize_values
 
-    return dequantize_linear(q, np.array(qtype.scale_values[0]), np.array(qtype.zero_point_values[0]), 0)
+    return dequantize_values(q, qtype.scale_values[0], qtype.zero_point_values[0])
 
 
 def load_inputs(func: FuncOp, paths: Sequence[str]) -> list[np.ndarray]:

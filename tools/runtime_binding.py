@@ -136,9 +136,10 @@ def to_runtime(x: np.ndarray, tensor: Tensor, quant: QuantParam | None) -> bytes
     if tuple(x.shape) != user_shape(tensor):
         raise RunError(f"input '{tensor.name}' has shape {tuple(x.shape)}, the plan takes {user_shape(tensor)}")
     if quant is not None and dtype in (DType.I8, DType.U8) and np.issubdtype(x.dtype, np.floating):
-        from tigris.dialects.interpreter.kernels_math import quantize_linear
+        from tigris.dialects.quant.arith import quantize
 
-        x = quantize_linear(x, np.array(quant.scales[0]), np.array(quant.zero_points[0]), np.dtype(NUMPY_DTYPES[dtype]), 0)
+        info = np.iinfo(NUMPY_DTYPES[dtype])
+        x = quantize(x, quant.scales[0], quant.zero_points[0], int(info.min), int(info.max))
     x = to_model_order(x, tensor.perm)
     with np.errstate(over="ignore"):  # float64 beyond float32's range is +-inf there, as the model computes
         x = x.astype(NUMPY_DTYPES[dtype])
@@ -150,9 +151,9 @@ def from_runtime(data: bytes, tensor: Tensor, quant: QuantParam | None, dequanti
     x = np.frombuffer(data, dtype=NUMPY_DTYPES[DType(tensor.dtype)]).reshape(stored)
     x = np.transpose(x, np.argsort(channels_last(tensor.shape)))
     if dequantize and quant is not None and DType(tensor.dtype) in (DType.I8, DType.U8):
-        from tigris.dialects.interpreter.kernels_math import dequantize_linear
+        from tigris.dialects.quant.arith import dequantize as dequantize_values
 
-        x = dequantize_linear(x, np.array(quant.scales[0]), np.array(quant.zero_points[0]), 0)
+        x = dequantize_values(x, quant.scales[0], quant.zero_points[0])
     return np.ascontiguousarray(to_user_layout(x, tensor.perm))
 
 

@@ -31,6 +31,11 @@ def _runtime_dir() -> Path:
 RUNTIME_DIR = _runtime_dir()
 INCLUDE_DIR = RUNTIME_DIR / "include"
 STRICT_FLAGS = ("-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic")
+FLOAT_FLAGS = ("-ffp-contract=off",)
+"""The int8 kernels' float32 arithmetic must round every operation once, as numpy does in the
+interpreter they are bit-exact with: no fused multiply-add. GCC already keeps contraction off in
+an ISO C mode (-std=c99), but clang contracts a * b + c within an expression by default, and so
+does GCC in its GNU modes (an ESP-IDF or firmware build); the flag says it for every compiler."""
 SANITIZE_FLAGS = ("-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-g")
 
 
@@ -92,7 +97,7 @@ def build(
     cannot be written, become a RuntimeBuildError whose first line says what happened.
     """
     cc = compiler()
-    flags = [*STRICT_FLAGS, opt, f"-I{INCLUDE_DIR}", *extra_flags]
+    flags = [*STRICT_FLAGS, *FLOAT_FLAGS, opt, f"-I{INCLUDE_DIR}", *extra_flags]
     if sanitize:
         flags += SANITIZE_FLAGS
     if shared:

@@ -8,7 +8,6 @@ dependency order (quant params and weights before the tensors that refer to them
 from __future__ import annotations
 
 import math
-import struct
 
 import lz4.block
 
@@ -26,7 +25,7 @@ from tigris.emit.tgrs.enums import (
 )
 from tigris.emit.tgrs.layout import Value
 from tigris.emit.tgrs.model import PlanFile, QuantParam, Tensor, Weight, WeightBlock
-from tigris.emit.tgrs.pools import Pools, bad
+from tigris.emit.tgrs.pools import Pools, bad, float32s, positive_scale
 from tigris.emit.tgrs.records import QUANT_PARAM, TENSOR, WEIGHT_BLOCK, WEIGHT_ENTRY
 
 Sections = dict[SectionKind, tuple[bytes, int]]
@@ -38,8 +37,6 @@ def _raw(sections: Sections, kind: SectionKind) -> bytes:
     return sections[kind][0] if kind in sections else b""
 
 
-def _positive_scale(s: float) -> bool:
-    return math.isfinite(s) and s > 0
 
 
 def decode_quant_params(sections: Sections, pools: Pools) -> list[QuantParam]:
@@ -53,7 +50,7 @@ def decode_quant_params(sections: Sections, pools: Pools) -> list[QuantParam]:
                 raise bad(
                     f"{what} num_channels", f"per-tensor needs num_channels 1 and no data, got {n}, {data}"
                 )
-            if not _positive_scale(float(rec["scale"])):
+            if not positive_scale(float(rec["scale"])):
                 raise bad(f"{what} scale", f"{rec['scale']} is not a positive finite number")
             out.append(QuantParam((float(rec["scale"]),), (int(rec["zero_point"]),)))
             continue
@@ -64,9 +61,9 @@ def decode_quant_params(sections: Sections, pools: Pools) -> list[QuantParam]:
         if rec["scale"] != 0 or rec["zero_point"] != 0:
             raise bad(f"{what} scale", "per-axis parameters keep scale and zero_point 0 (they are in data)")
         words = pools.quants(data, 2 * n, f"{what} data")
-        scales = struct.unpack(f"<{n}f", struct.pack(f"<{n}i", *words[:n]))
+        scales = float32s(words[:n])
         for c, s in enumerate(scales):
-            if not _positive_scale(s):
+            if not positive_scale(s):
                 raise bad(f"{what} data", f"scale of channel {c} ({s}) is not a positive finite number")
         out.append(QuantParam(scales, words[n:], axis))
     return out

@@ -1,8 +1,8 @@
 """Records to model objects, checking every field: ops, tile plans, stages.
 
 Besides ranges, the checks the runtime relies on without re-checking: an op writes no
-constant, names its weight/bias among its inputs, has sane windows and shifts; every op
-runs in exactly one stage; with LZ4, a stage that reads a block weight decompresses that
+constant, names its weight/bias among its inputs, has sane windows and requantization scales;
+every op runs in exactly one stage; with LZ4, a stage that reads a block weight decompresses that
 block (only one block is in fast_reserved at a time).
 """
 
@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from tigris.emit.tgrs.enums import WINDOW_OPS, CoordMode, OpType, PadMode, ResizeMode
 from tigris.emit.tgrs.model import Op, Stage, Tensor, TilePlan, Weight
-from tigris.emit.tgrs.pools import Pools, bad
+from tigris.emit.tgrs.pools import Pools, bad, float32s, positive_scale
 from tigris.emit.tgrs.records import OP, STAGE, TILE_PLAN
 
 _CONV_OPS = frozenset({OpType.CONV, OpType.DEPTHWISE, OpType.CONV1D, OpType.CONV_TRANSPOSE})
-_SHIFT_RANGE = range(-31, 32)
 
 
 def _check_modes(op: Op, what: str) -> None:
@@ -58,17 +57,9 @@ def _check_op(op: Op, what: str, tensors: list[Tensor], num_tables: int) -> None
     _check_modes(op, what)
     if op.act_min > op.act_max:
         raise bad(f"{what} act_min", f"{op.act_min} > act_max {op.act_max}")
-    for name in ("output_shift", "input_shift", "input2_shift"):
-        if getattr(op, name) not in _SHIFT_RANGE:
-            raise bad(f"{what} {name}", f"{getattr(op, name)} is outside [-31, 31]")
-    if not 0 <= op.left_shift <= 31:
-        raise bad(f"{what} left_shift", f"{op.left_shift} is outside [0, 31]")
-    for name in ("output_multiplier", "input_multiplier", "input2_multiplier"):
-        if getattr(op, name) < 0:
-            raise bad(f"{what} {name}", "a Q0.31 multiplier is >= 0")
-    for c, (m, s) in enumerate(zip(op.multipliers, op.shifts)):
-        if m < 0 or s not in _SHIFT_RANGE:
-            raise bad(f"{what} mults", f"entry {c}: multiplier {m} < 0 or shift {s} outside [-31, 31]")
+    for c, scale in enumerate(op.requant_scales):
+        if not positive_scale(scale):
+            raise bad(f"{what} scales", f"entry {c}: {scale} is not a positive finite float32")
 
 
 def decode_ops(data: bytes, pools: Pools, tensors: list[Tensor], num_tables: int) -> list[Op]:
@@ -85,15 +76,14 @@ def decode_ops(data: bytes, pools: Pools, tensors: list[Tensor], num_tables: int
             int(rec["outputs"]), int(rec["num_outputs"]), f"{what} outputs", n, "num_tensors"
         )
         params = pools.shapes(int(rec["params"]), int(rec["num_params"]), f"{what} params")
-        m = int(rec["num_mults"])
-        mults = pools.quants(int(rec["mults"]), 2 * m, f"{what} mults")
+        m = int(rec["num_scales"])
+        words = pools.quants(int(rec["scales"]), m, f"{what} scales")
         op = Op(
             name=name,
             inputs=inputs,
             outputs=outputs,
             params=params,
-            multipliers=mults[:m],
-            shifts=mults[m:],
+            requant_scales=float32s(words),
             **kw,
         )  # type: ignore[arg-type]
         _check_op(op, what, tensors, num_tables)

@@ -31,8 +31,8 @@ __all__ = [
 ]  # fmt: skip
 
 MAGIC = b"TGRS"
-VERSION_MAJOR = 1
-VERSION_MINOR = 1  # 1.1: OpFlag.STORED_ORDER
+VERSION_MAJOR = 2  # 2.0: int8 ops with onnxruntime's QDQ arithmetic (float32 requantization scales)
+VERSION_MINOR = 0
 SECTION_ALIGN = 16  # every section starts at a multiple of this (and so does the section table's end)
 WEIGHT_ALIGN = 16  # every weight starts at a multiple of this in the blob and in a block's raw data
 TABLE_SIZE = 256  # bytes in one int8 lookup table

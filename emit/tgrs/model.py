@@ -92,8 +92,7 @@ class Op(_Normalized):
     activation: Activation = Activation.NONE
     flags: OpFlag = NO_OP_FLAGS
     params: tuple[int, ...] = ()
-    multipliers: tuple[int, ...] = ()  # Q0.31; per output channel / rhs column / input, or one
-    shifts: tuple[int, ...] = ()  # same length; real = multiplier * 2**(shift - 31)
+    requant_scales: tuple[float, ...] = ()  # int8 dense ops: float32 per output channel / rhs column
     kernel_h: int = 1
     kernel_w: int = 1
     stride_h: int = 1
@@ -110,10 +109,6 @@ class Op(_Normalized):
     act_max: int = 127
     mode: int = 0
     coord_mode: int = 0
-    output_shift: int = 0
-    input_shift: int = 0
-    input2_shift: int = 0
-    left_shift: int = 0
     clip_min: float = -math.inf
     clip_max: float = math.inf
     alpha: float = 0.01
@@ -122,9 +117,6 @@ class Op(_Normalized):
     input_zp: int = 0
     input2_zp: int = 0
     output_zp: int = 0
-    output_multiplier: int = 0
-    input_multiplier: int = 0
-    input2_multiplier: int = 0
     pad_value_q: int = 0
 
 

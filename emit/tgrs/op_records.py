@@ -3,7 +3,7 @@
 The emitter keeps no table of op types. What every op has is written here, the same way for
 each: its type (the `RuntimeOp` trait), operands and results as tensor indices, the constant
 operands named `weight` and `bias` as those roles, a `fused_activation`, the zero points of
-its int8 input(s) and output, and the int8 parameters compute-quant-scales attached
+its int8 input(s) and output, and the int8 numbers compute-quant-scales attached
 (`int8_fields`). What only some ops have, each op says itself in `runtime_fields()`
 (tigris_dialects/tgr/record_fields.py): built-in and plugin ops alike.
 """
@@ -98,21 +98,13 @@ def _attr_ints(op: Operation, name: str) -> list[int] | None:
 
 
 def int8_fields(op: Operation, tables: list[bytes]) -> Fields:
-    """The integer parameters compute-quant-scales attached to an int8 op, as record fields
-    (a lookup table is appended to `tables` and referenced by index). Driven by the attributes
-    alone: any op that has them gets them."""
+    """The compile-time numbers compute-quant-scales attached to an int8 op, as record fields (a
+    lookup table is appended to `tables` and referenced by index). Driven by the attributes alone:
+    any op that has them gets them (which op has which is `tigris.dialects.quant.params`'s)."""
     f: Fields = {}
-    mults, shifts = _attr_ints(op, "tgr.multipliers"), _attr_ints(op, "tgr.shifts")
-    if (mults is None) != (shifts is None) or (mults is not None and len(mults) != len(shifts or ())):
-        raise fail(op, "tgr.multipliers and tgr.shifts differ")
-    if mults is not None:
-        f["multipliers"], f["shifts"] = tuple(mults), tuple(shifts or ())
-    add = _attr_ints(op, "tgr.add_params")
-    if add is not None:
-        if len(add) != 7:
-            raise fail(op, f"tgr.add_params has {len(add)} values, not 7")
-        f.update(left_shift=add[0], input_multiplier=add[1], input_shift=add[2], input2_multiplier=add[3],
-                 input2_shift=add[4], output_multiplier=add[5], output_shift=add[6])  # fmt: skip
+    scales = op.attributes.get("tgr.requant_scales")
+    if isinstance(scales, DenseArrayBase):
+        f["requant_scales"] = tuple(float(v) for v in scales.get_values())
     act_range = _attr_ints(op, "tgr.act_range")
     if act_range is not None:
         f["act_min"], f["act_max"] = act_range

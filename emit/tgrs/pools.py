@@ -7,6 +7,7 @@ check the range against the pool and the values against their limits, and raise
 
 from __future__ import annotations
 
+import math
 import struct
 
 from tigris.emit.tgrs.enums import SectionKind
@@ -15,6 +16,16 @@ from tigris.emit.tgrs.errors import TgrsFormatError
 
 def _elements(fmt: str, data: bytes) -> tuple[int, ...]:
     return struct.unpack(f"<{len(data) // struct.calcsize(fmt)}{fmt}", data)
+
+
+def float32s(words: tuple[int, ...]) -> tuple[float, ...]:
+    """Quant data words (binary32 bits) as the floats they hold."""
+    return struct.unpack(f"<{len(words)}f", struct.pack(f"<{len(words)}i", *words))
+
+
+def positive_scale(s: float) -> bool:
+    """A usable scale: positive and finite (NaN, infinities, zero and negatives are not)."""
+    return math.isfinite(s) and s > 0
 
 
 def bad(what: str, problem: str) -> TgrsFormatError:

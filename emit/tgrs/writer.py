@@ -164,10 +164,6 @@ def _records(plan: PlanFile, pools: _Pools) -> dict[SectionKind, tuple[bytes, in
 
     ops = bytearray()
     for i, op in enumerate(plan.ops):
-        if len(op.multipliers) != len(op.shifts):
-            raise ValueError(
-                f"op {i} ({op.name}): {len(op.multipliers)} multipliers but {len(op.shifts)} shifts"
-            )
         v = OP.model_values(op, frozenset({"name", "inputs", "outputs", "params"})) | {
             "name": pools.string(op.name),
             "inputs": pools.add_index(op.inputs, f"op {i} inputs"),
@@ -176,8 +172,8 @@ def _records(plan: PlanFile, pools: _Pools) -> dict[SectionKind, tuple[bytes, in
             "num_outputs": len(op.outputs),
             "params": pools.add_shape(op.params, f"op {i} params"),
             "num_params": len(op.params),
-            "mults": pools.add_quant(op.multipliers + op.shifts, f"op {i} mults"),
-            "num_mults": len(op.multipliers),
+            "scales": pools.add_quant([_f32_bits(x, f"op {i} scales") for x in op.requant_scales], f"op {i}"),
+            "num_scales": len(op.requant_scales),
         }
         ops += OP.pack(v, f"op {i} ({op.name})")
     out[SectionKind.OPS] = (bytes(ops), len(plan.ops))

@@ -139,13 +139,10 @@ static inline const int32_t *tigris_op_params(const tigris_plan_t *plan, const t
     return plan->shape_pool + op->params;
 }
 
-/* op->num_mults Q0.31 multipliers; the shifts follow at + num_mults. */
-static inline const int32_t *tigris_op_multipliers(const tigris_plan_t *plan, const tigris_op_t *op) {
-    return plan->quant_data + op->mults;
-}
-
-static inline const int32_t *tigris_op_shifts(const tigris_plan_t *plan, const tigris_op_t *op) {
-    return plan->quant_data + op->mults + op->num_mults;
+/* op->num_scales float32 requantization scales of an int8 dense op, as their binary32 bits
+ * (the quant data pool holds int32 words; memcpy one into a float to read it). */
+static inline const int32_t *tigris_op_scale_bits(const tigris_plan_t *plan, const tigris_op_t *op) {
+    return plan->quant_data + op->scales;
 }
 
 /* The 256-entry lookup table of a quantized activation, or NULL. */

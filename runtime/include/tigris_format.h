@@ -18,8 +18,8 @@
     typedef char type##_size_check[(sizeof(type) == (size)) ? 1 : -1]
 
 #define TIGRIS_FORMAT_MAGIC "TGRS"
-#define TIGRIS_FORMAT_VERSION_MAJOR 1
-#define TIGRIS_FORMAT_VERSION_MINOR 1
+#define TIGRIS_FORMAT_VERSION_MAJOR 2
+#define TIGRIS_FORMAT_VERSION_MINOR 0
 #define TIGRIS_SECTION_ALIGN 16
 #define TIGRIS_WEIGHT_ALIGN 16
 #define TIGRIS_TABLE_SIZE 256
@@ -219,56 +219,49 @@ TIGRIS_FORMAT_CHECK_SIZE(tigris_tensor_t, 24);
 
 /* One op; which parameters apply depends on op_type. */
 typedef struct {
-    uint32_t name;              /* @0   string pool offset */
-    uint32_t inputs;            /* @4   index pool offset of num_inputs tensor indices */
-    uint32_t outputs;           /* @8   index pool offset of num_outputs tensor indices */
-    uint32_t params;            /* @12  shape pool index of num_params int32 (perm, pads, scales, axes...) */
-    uint32_t mults;             /* @16  quant data index: num_mults Q0.31 multipliers, then num_mults shifts */
-    uint8_t  op_type;           /* @20  tigris_op_type_t */
-    uint8_t  activation;        /* @21  tigris_activation_t (fused) */
-    uint8_t  num_inputs;        /* @22  operands, constants included, operand order */
-    uint8_t  num_outputs;       /* @23  results */
-    uint16_t weight;            /* @24  tensor index of the weight operand; TIGRIS_NONE16: none */
-    uint16_t bias;              /* @26  tensor index of the bias operand; TIGRIS_NONE16: none */
-    uint16_t table;             /* @28  int8 lookup table index; TIGRIS_NONE16: none */
-    uint16_t num_params;        /* @30  int32 entries at params */
-    uint16_t num_mults;         /* @32  pairs: per output channel, per rhs column (matmul), per input (concat), or 1 */
-    uint16_t flags;             /* @34  tigris_op_flag_t bits */
-    uint16_t kernel_h;          /* @36  window height (conv1d: length) */
-    uint16_t kernel_w;          /* @38  window width */
-    uint16_t stride_h;          /* @40  stride along H */
-    uint16_t stride_w;          /* @42  stride along W */
-    uint16_t dilation_h;        /* @44  dilation along H */
-    uint16_t dilation_w;        /* @46  dilation along W */
-    uint16_t pad_top;           /* @48  implicit zero padding */
-    uint16_t pad_left;          /* @50 */
-    uint16_t pad_bottom;        /* @52 */
-    uint16_t pad_right;         /* @54 */
-    uint16_t group;             /* @56  conv groups; depthwise: depth multiplier */
-    int16_t  axis;              /* @58  concat/softmax/flatten axis, runtime (channels-last) order */
-    int16_t  act_min;           /* @60  quantized ops: output clamp after requantization (fused activation in) */
-    int16_t  act_max;           /* @62 */
-    uint8_t  mode;              /* @64  resize: tigris_resize_mode_t; pad: tigris_pad_mode_t */
-    uint8_t  coord_mode;        /* @65  resize: tigris_coord_mode_t */
-    int8_t   output_shift;      /* @66  shift of output_multiplier */
-    int8_t   input_shift;       /* @67  shift of input_multiplier */
-    int8_t   input2_shift;      /* @68  shift of input2_multiplier */
-    int8_t   left_shift;        /* @69  add/sub: inputs are shifted left by this first */
-    uint16_t reserved;          /* @70  0 */
-    float    clip_min;          /* @72  clip: lower bound (-inf: none) */
-    float    clip_max;          /* @76  clip: upper bound (+inf: none) */
-    float    alpha;             /* @80  leaky_relu slope */
-    float    epsilon;           /* @84  batch_norm / inst_norm epsilon */
-    float    pad_value;         /* @88  pad: constant value (float models) */
-    int32_t  input_zp;          /* @92  zero point of input 0 */
-    int32_t  input2_zp;         /* @96  zero point of input 1 (binary ops) */
-    int32_t  output_zp;         /* @100 zero point of output 0 */
-    int32_t  output_multiplier; /* @104 add/sub: output rescale (Q0.31) */
-    int32_t  input_multiplier;  /* @108 add/sub: input 0 rescale (Q0.31) */
-    int32_t  input2_multiplier; /* @112 add/sub: input 1 rescale (Q0.31) */
-    int32_t  pad_value_q;       /* @116 pad: constant value, quantized (int8 models) */
+    uint32_t name;        /* @0   string pool offset */
+    uint32_t inputs;      /* @4   index pool offset of num_inputs tensor indices */
+    uint32_t outputs;     /* @8   index pool offset of num_outputs tensor indices */
+    uint32_t params;      /* @12  shape pool index of num_params int32 (perm, pads, scales, axes...) */
+    uint32_t scales;      /* @16  quant data index of num_scales float32 requantization scales (binary32 bits) */
+    uint8_t  op_type;     /* @20  tigris_op_type_t */
+    uint8_t  activation;  /* @21  tigris_activation_t (fused) */
+    uint8_t  num_inputs;  /* @22  operands, constants included, operand order */
+    uint8_t  num_outputs; /* @23  results */
+    uint16_t weight;      /* @24  tensor index of the weight operand; TIGRIS_NONE16: none */
+    uint16_t bias;        /* @26  tensor index of the bias operand; TIGRIS_NONE16: none */
+    uint16_t table;       /* @28  int8 lookup table index; TIGRIS_NONE16: none */
+    uint16_t num_params;  /* @30  int32 entries at params */
+    uint16_t num_scales;  /* @32  int8 dense ops: one per output channel (matmul: per rhs column), else 0 */
+    uint16_t flags;       /* @34  tigris_op_flag_t bits */
+    uint16_t kernel_h;    /* @36  window height (conv1d: length) */
+    uint16_t kernel_w;    /* @38  window width */
+    uint16_t stride_h;    /* @40  stride along H */
+    uint16_t stride_w;    /* @42  stride along W */
+    uint16_t dilation_h;  /* @44  dilation along H */
+    uint16_t dilation_w;  /* @46  dilation along W */
+    uint16_t pad_top;     /* @48  implicit zero padding */
+    uint16_t pad_left;    /* @50 */
+    uint16_t pad_bottom;  /* @52 */
+    uint16_t pad_right;   /* @54 */
+    uint16_t group;       /* @56  conv groups; depthwise: depth multiplier */
+    int16_t  axis;        /* @58  concat/softmax/flatten axis, runtime (channels-last) order */
+    int16_t  act_min;     /* @60  int8 dense ops: output clamp after requantization (fused activation in) */
+    int16_t  act_max;     /* @62 */
+    uint8_t  mode;        /* @64  resize: tigris_resize_mode_t; pad: tigris_pad_mode_t */
+    uint8_t  coord_mode;  /* @65  resize: tigris_coord_mode_t */
+    uint16_t reserved;    /* @66  0 */
+    float    clip_min;    /* @68  clip: lower bound (-inf: none) */
+    float    clip_max;    /* @72  clip: upper bound (+inf: none) */
+    float    alpha;       /* @76  leaky_relu slope */
+    float    epsilon;     /* @80  batch_norm / inst_norm epsilon */
+    float    pad_value;   /* @84  pad: constant value (float models) */
+    int32_t  input_zp;    /* @88  zero point of input 0 */
+    int32_t  input2_zp;   /* @92  zero point of input 1 (binary ops) */
+    int32_t  output_zp;   /* @96  zero point of output 0 */
+    int32_t  pad_value_q; /* @100 pad: constant value, stored at the output's parameters (int8 models) */
 } tigris_op_t;
-TIGRIS_FORMAT_CHECK_SIZE(tigris_op_t, 120);
+TIGRIS_FORMAT_CHECK_SIZE(tigris_op_t, 104);
 
 /* A temporal partition: the arena is reset around it. */
 typedef struct {

@@ -1,9 +1,9 @@
 /* tigris_kernels.h - reference kernels (float32 and int8, channels-last).
  *
  * tigris_ref_kernel is a tigris_kernel_fn: pass it to tigris_run, or call it from
- * your own callback for the ops you do not implement yourself. int8 kernels use
- * int32 accumulation and the plan's multiplier/shift pairs with TFLite's
- * integer-only reference semantics (no float on the int8 path).
+ * your own callback for the ops you do not implement yourself. int8 kernels compute
+ * onnxruntime's QDQ meaning (docs/int8.md): exact int32 accumulation, then float32
+ * requantization, so they need an FPU (or soft-float) for binary32.
  */
 #ifndef TIGRIS_KERNELS_H
 #define TIGRIS_KERNELS_H
@@ -20,7 +20,7 @@ typedef enum {
     TIGRIS_KERNEL_ERR_UNSUPPORTED = -1, /* op type or dtype combination not implemented */
     TIGRIS_KERNEL_ERR_SHAPE = -2,       /* operand shapes inconsistent with the op */
     TIGRIS_KERNEL_ERR_BAND = -3,        /* a row the op needs is not resident in its band */
-    TIGRIS_KERNEL_ERR_PARAMS = -4,      /* missing table, multipliers, weights, or parameters out of range */
+    TIGRIS_KERNEL_ERR_PARAMS = -4,      /* missing table, scales, weights, or parameters out of range */
     TIGRIS_KERNEL_ERR_RANGE = -5        /* a size or parameter beyond the kernel's integer range */
 } tigris_kernel_error_t;
 

@@ -509,10 +509,6 @@ static int known_op_type(uint8_t type) {
     return 0; /* UNKNOWN (255) is known to the format but is not a runtime op */
 }
 
-static int shift_ok(int32_t s) {
-    return s >= -31 && s <= 31;
-}
-
 /* A weight/bias role: none, or a constant among the op's inputs. */
 static int role_ok(const ctx_t *c, const tigris_op_t *op, uint16_t t) {
     uint32_t k;
@@ -525,7 +521,7 @@ static int role_ok(const ctx_t *c, const tigris_op_t *op, uint16_t t) {
 
 static int op_ok(const ctx_t *c, const tigris_op_t *op) {
     const tigris_file_header_t *h = c->h;
-    uint32_t k, n2 = 2u * op->num_mults;
+    uint32_t k;
     uint8_t type = op->op_type;
     if (!known_op_type(type) || op->activation > TIGRIS_ACT_RELU6) return 0;
     if ((op->flags & ~(uint32_t)KNOWN_OP_FLAGS) != 0 || op->reserved != 0) return 0;
@@ -534,7 +530,7 @@ static int op_ok(const ctx_t *c, const tigris_op_t *op) {
     if (!indices_ok(c, op->inputs, op->num_inputs, h->num_tensors)) return 0;
     if (!indices_ok(c, op->outputs, op->num_outputs, h->num_tensors)) return 0;
     if (!range_ok(op->params, op->num_params, c->p->shape_pool_len)) return 0;
-    if (!range_ok(op->mults, n2, c->p->quant_data_len)) return 0;
+    if (!range_ok(op->scales, op->num_scales, c->p->quant_data_len)) return 0;
     for (k = 0; k < op->num_outputs; k++)
         if (is_constant(c, c->p->index_pool[op->outputs + k])) return 0;
     if (!role_ok(c, op, op->weight) || !role_ok(c, op, op->bias)) return 0;
@@ -559,12 +555,8 @@ static int op_ok(const ctx_t *c, const tigris_op_t *op) {
         return 0;
     }
     if (op->act_min > op->act_max) return 0;
-    if (!shift_ok(op->output_shift) || !shift_ok(op->input_shift) || !shift_ok(op->input2_shift)) return 0;
-    if (op->left_shift < 0 || op->left_shift > 31) return 0;
-    if (op->output_multiplier < 0 || op->input_multiplier < 0 || op->input2_multiplier < 0) return 0;
-    for (k = 0; k < op->num_mults; k++)
-        if (c->p->quant_data[op->mults + k] < 0 || !shift_ok(c->p->quant_data[op->mults + op->num_mults + k]))
-            return 0;
+    for (k = 0; k < op->num_scales; k++) /* requantization scales: positive finite binary32 */
+        if (!positive_finite_bits((uint32_t)c->p->quant_data[op->scales + k])) return 0;
     return 1;
 }
 

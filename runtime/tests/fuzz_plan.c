@@ -313,10 +313,7 @@ static void walk(const tigris_plan_t *plan) {
         touch_list(plan, tigris_op_inputs(plan, op), op->num_inputs, h->num_tensors, "op inputs", i);
         touch_list(plan, tigris_op_outputs(plan, op), op->num_outputs, h->num_tensors, "op outputs", i);
         if (op->num_params) touch(tigris_op_params(plan, op), 4u * op->num_params, "op params", i);
-        if (op->num_mults) {
-            touch(tigris_op_multipliers(plan, op), 4u * op->num_mults, "op multipliers", i);
-            touch(tigris_op_shifts(plan, op), 4u * op->num_mults, "op shifts", i);
-        }
+        if (op->num_scales) touch(tigris_op_scale_bits(plan, op), 4u * op->num_scales, "op scales", i);
         if (table != NULL) touch(table, TIGRIS_TABLE_SIZE, "op table", i);
         else if (op->table != TIGRIS_NONE16) fail("op table", i);
         w = tigris_op_weight(plan, op);

@@ -3,16 +3,21 @@
 onnxruntime runs the ORIGINAL QDQ model with every node output exposed; the model is normalized
 (tigris-normalize); then every op of the normalized `@main` is fed onnxruntime's own tensors for
 its inputs and its int8 result is compared with onnxruntime's QuantizeLinear output for the same
-value: within 1 LSB for every element of every op.
+value (the int8 arithmetic is onnxruntime's QDQ meaning, `tigris.dialects.quant.arith`):
+
+- ops whose formula is onnxruntime's own float32 steps (element-wise arithmetic, tables, concat,
+  moves, quantize) equal it bit for bit;
+- ops that sum (convolutions, dense layers, means, softmax) are within 1 LSB, at no more than
+  `SUM_DIFFERING` of their elements: onnxruntime sums float32 products in MLAS's order, and a value
+  within a float32 rounding of a tie can land on the other side (measured on seed 0: 1 element of
+  the 543,506 mobilenet_v2 outputs, none elsewhere).
 
 Which onnxruntime tensor an IR value is: an op's `tgr.name` is its ONNX node's name; the value is
 that node's output, followed through Identity/Dropout (fold-constants removes them), and, when
 quantized, the output of the QuantizeLinear reading it whose scale and zero point equal the value's
 `!tgr.quant` parameters (the Q that fold-qdq absorbed). A value with no such Q (the sigmoid that
 decompose-silu puts inside a Swish) keeps our result, so the next op (the Swish's mul) checks it.
-The 1-LSB differences are TFLite's integer arithmetic against onnxruntime's float: mostly the double
-rounding of MultiplyByQuantizedMultiplier (high mul rounded, then the right shift rounded again),
-which moves results that lie within 2**-(right shift) LSB of a rounding boundary.
+An op reading such an unchecked value of ours (the Swish's mul) is held to 1 LSB only.
 """
 
 from __future__ import annotations
@@ -40,6 +45,15 @@ Runner = Callable[[object, dict[str, np.ndarray]], list[np.ndarray]]
 Inputs = Callable[[Path, int], dict[str, np.ndarray]]
 
 MODELS = ["mobilenet_v2", "resnet", "unet", "yolo", "conv1d", "dense_autoencoder", "pytorch_idioms", "silu_ops"]
+
+SUMMING = frozenset({
+    "tgr.conv", "tgr.depthwise_conv", "tgr.conv1d", "tgr.conv_transpose", "tgr.fully_connected", "tgr.matmul",
+    "tgr.avg_pool", "tgr.global_avg_pool", "tgr.reduce_mean", "tgr.softmax",
+})  # fmt: skip
+"""Ops whose onnxruntime counterpart sums in float32 in its own order (see the module docstring)."""
+
+SUM_DIFFERING = 1e-5
+"""Largest fraction of the elements of a model's summing ops allowed to differ (by 1 LSB)."""
 
 
 def with_every_value_as_output(model: onnx.ModelProto) -> tuple[onnx.ModelProto, list[str]]:
@@ -125,6 +139,7 @@ def test_every_int8_op_matches_onnxruntime_on_its_inputs(
 
     interpreter = make_interpreter(module)
     exact, one_lsb, differing, elements = [], [], 0, 0
+    summed = [0, 0]  # differing and all elements of the summing ops
     by_kind: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # op name -> [exact, 1-LSB]
     compared: set[SSAValue] = set()
     unmapped: list[SSAValue] = []
@@ -149,6 +164,12 @@ def test_every_int8_op_matches_onnxruntime_on_its_inputs(
             if is_quantized(result):
                 diff = np.abs(got.astype(np.int64) - want.astype(np.int64))
                 assert diff.max(initial=0) <= 1, f"{where}: off by {diff.max()} LSB at {int((diff > 1).sum())} elements"
+                ours_in = any(v in unmapped for v in op.operands)  # an input onnxruntime has no tensor for
+                if op.name in SUMMING:
+                    summed[0] += int((diff > 0).sum())
+                    summed[1] += diff.size
+                elif not ours_in:
+                    assert not diff.any(), f"{where}: {int((diff > 0).sum())} of {diff.size} differ (must be bit-exact)"
                 (exact if diff.max(initial=0) == 0 else one_lsb).append(op_name)
                 by_kind[op.name][0 if diff.max(initial=0) == 0 else 1] += 1
                 differing += int((diff > 0).sum())
@@ -172,3 +193,4 @@ def test_every_int8_op_matches_onnxruntime_on_its_inputs(
         + ", ".join(f"{kind[4:]} {e}+{o}" for kind, (e, o) in sorted(by_kind.items()))
     )
     assert exact or one_lsb
+    assert summed[0] <= SUM_DIFFERING * summed[1], f"{name}: {summed[0]} of {summed[1]} summed elements differ"

@@ -432,12 +432,15 @@ def test_quantize_and_dequantize(quant: str, scales: list[float], zero_points: l
 
 
 def test_quantized_ops_without_an_int8_kernel_are_refused() -> None:
-    """softmax has no integer-only kernel: it must refuse int8 rather than run float on it."""
-    q = "tensor<1x4x!tgr.quant<i8, 0.05:-3>>"
-    text = f"func.func @main(%x: {q}) -> {q} {{\n  %y = tgr.softmax %x : ({q}) -> {q}\n  func.return %y : {q}\n}}"
+    """instance_norm has no int8 kernel: it must refuse int8 rather than run float on it."""
+    q = "tensor<1x2x2x2x!tgr.quant<i8, 0.05:-3>>"
+    text = (
+        f"func.func @main(%x: {q}, %s: tensor<2xf32>, %b: tensor<2xf32>) -> {q} {{\n"
+        f"  %y = tgr.instance_norm %x, %s, %b : ({q}, tensor<2xf32>, tensor<2xf32>) -> {q}\n  func.return %y : {q}\n}}"
+    )
     module = Parser(context(), text).parse_module()
     with pytest.raises(InterpretationError, match="quantized"):
-        run_module(module, [np.zeros((1, 4), np.int8)])
+        run_module(module, [np.zeros((1, 2, 2, 2), np.int8), np.ones(2, np.float32), np.zeros(2, np.float32)])
 
 
 def test_inputs_are_checked_against_the_signature() -> None:

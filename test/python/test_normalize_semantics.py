@@ -64,23 +64,17 @@ not listed). numpy and MLAS sum a conv's products in different orders, so a valu
 float32 ulps of a rounding boundary can quantize one step apart, and deep models compound such
 flips: measured over seeds 0-19, at most 4 LSB (mobilenet_v2) and 3 (unet), 0 elsewhere."""
 
-INT8_LSB: dict[str, int] = {
-    "mobilenet_v2": 14, "resnet": 2, "unet": 6, "yolo": 5, "conv1d": 2, "dense_autoencoder": 3,
-    "pytorch_idioms": 2, "silu_ops": 4, "keras_mobilenet_v1": 4, "keras_mobilenet_v2": 2, "ds_cnn": 1,
-    "resnet8": 2,
-}  # fmt: skip
-"""From fold-qdq on, the int8 kernels (TFLite integer arithmetic) against onnxruntime's float QDQ
-graph, in LSB of the output's scale. Each op is within 1 LSB of onnxruntime on the same inputs
-(test_interpreter_int8_zoo: mostly the double rounding of MultiplyByQuantizedMultiplier), and the
-differences propagate through the depth of the model. Measured over seeds 0-19 (max LSB): mobilenet_v2
-13, resnet 1, unet 5, yolo 4, conv1d 1, dense_autoencoder 2, pytorch_idioms 1, silu_ops 3; the Keras
-models' output is a float Softmax, measured in steps of its int8 logits (at most half their
-distance, see compiled_models.ort_lsb): keras_mobilenet_v1 3, keras_mobilenet_v2 0.84, ds_cnn 0.22,
-resnet8 0.65; each bound is that plus one. Real bugs are far outside: requantizing every channel with channel 0's
-weight scale gives 43-147 LSB, padding convolutions with 0 instead of the input zero point 6-182
-(conv models), an input zero point off by one in conv 4-32, an output zero point off by one 5-44."""
-
-
+INT8_LSB: dict[str, int] = {"mobilenet_v2": 7, "unet": 3, "silu_ops": 4}
+"""From fold-qdq on, the int8 kernels (onnxruntime's QDQ meaning, `tigris.dialects.quant.arith`)
+against onnxruntime's float QDQ graph, in LSB of the output's scale (bound 1 where not listed).
+Every op equals onnxruntime on the same inputs except where onnxruntime's float32 sum order decides
+a value within a rounding of a tie (test_interpreter_int8_zoo), and deep models amplify such a
+flip, as they amplify numpy's summation order before fold-qdq (QDQ_FLOAT_LSB); silu_ops loses a
+little more to decompose-silu rounding SiLU's sigmoid to int8. Measured over seeds 0-19 (max LSB):
+mobilenet_v2 6, unet 2, silu_ops 3, the others 0 (the Keras models in steps of their logits);
+each bound is that plus one. Real bugs are far
+outside (measured on the five conv models, seeds 0-2): requantizing every channel with channel 0's
+weight scale gives 43-150 LSB, an input zero point off by one in the convolutions 5-42."""
 
 
 def host_inputs(func: FuncOp, inputs: list[np.ndarray]) -> list[np.ndarray]:
@@ -127,7 +121,7 @@ def test_every_pass_preserves_int8_semantics(name: str, model_zoo: dict[str, Pat
             module.verify()
         int8 = int8 or pass_name == "fold-qdq"
         func = next(op for op in module.ops if isinstance(op, FuncOp))
-        bound = INT8_LSB[name] if int8 else QDQ_FLOAT_LSB.get(name, 1)
+        bound = INT8_LSB.get(name, 1) if int8 else QDQ_FLOAT_LSB.get(name, 1)
         for seed, inputs, want in zip(INT8_SEEDS, feeds, expected):
             got = host_outputs(func, run_in_onnx_layout(module, host_inputs(func, list(inputs.values()))))
             for index, (w, g, scale) in enumerate(zip(want, got, scales, strict=True)):
@@ -136,5 +130,5 @@ def test_every_pass_preserves_int8_semantics(name: str, model_zoo: dict[str, Pat
                 measured["int8" if int8 else "float"] = max(measured["int8" if int8 else "float"], lsb)
                 assert lsb <= bound + 1e-3, f"{name}_int8 after {pass_name}, seed {seed}: output {index} off by {lsb:.2f} LSB (bound {bound})"
     print(f"\n{name}_int8 end to end: max {measured['float']:.0f} LSB before fold-qdq (bound {QDQ_FLOAT_LSB.get(name, 1)}), "
-          f"{measured['int8']:.0f} LSB from fold-qdq on (bound {INT8_LSB[name]})")  # fmt: skip
+          f"{measured['int8']:.0f} LSB from fold-qdq on (bound {INT8_LSB.get(name, 1)})")  # fmt: skip
     assert all(isinstance(t.element_type, QuantType) for t in func.function_type.inputs.data)

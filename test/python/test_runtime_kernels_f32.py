@@ -491,20 +491,9 @@ def test_flatten_also_read_as_a_model_output_copies_in_model_order(tmp_path: Pat
         assert _error(g, r) <= OP_TOL
 
 
-def _with_version_minor(data: bytes, minor: int) -> bytes:
-    import struct
-    import zlib
-
-    patched = bytearray(data)
-    struct.pack_into("<H", patched, 6, minor)
-    struct.pack_into("<I", patched, 16, zlib.crc32(bytes(patched[64:])))
-    return bytes(patched)
-
-
-def test_reshape_copies_stored_bytes_with_the_flag_or_in_a_1_0_file(tmp_path: Path) -> None:
+def test_reshape_copies_stored_bytes_with_the_flag(tmp_path: Path) -> None:
     """A flatten of [1, 2, 3, 4] gives ONNX's order without the flag; with STORED_ORDER it copies
-    the NHWC bytes, features in (h, w, c) order. A file of version 1.0 (before the flag) still
-    loads, and its reshapes are all byte copies, as 1.0 defined them."""
+    the NHWC bytes, features in (h, w, c) order."""
     import dataclasses
 
     _, data = compile_model(CASES["flatten_feature_map"]().model(), tmp_path)
@@ -516,10 +505,6 @@ def test_reshape_copies_stored_bytes_with_the_flag_or_in_a_1_0_file(tmp_path: Pa
     (op,) = plan.ops
     flagged = dataclasses.replace(plan, ops=[dataclasses.replace(op, flags=op.flags | OpFlag.STORED_ORDER)])
     (got,) = run_plan_ops(write_plan(flagged), [x], sanitize=True)
-    np.testing.assert_array_equal(got, nhwc)
-    old = _with_version_minor(data, 0)
-    assert read_plan(old).ops == plan.ops
-    (got,) = run_plan_ops(old, [x], sanitize=True)
     np.testing.assert_array_equal(got, nhwc)
 
 

@@ -1,8 +1,8 @@
 """The C int8 reference kernels (runtime/src/kernels/kernels_i8_*.c) against the Python int8
 interpreter, bit for bit, and against onnxruntime within one LSB.
 
-- The fixed-point helpers (i8_math.h) through runtime/tests/test_i8_math.c on 10,000+ random
-  and edge cases each, against tigris_dialects/interpreter/quant_math.py.
+- The arithmetic helpers (i8_math.h) through runtime/tests/test_i8_math.c on 10,000 random and
+  edge cases each (rounding ties and their neighbours), against tigris_dialects/quant/arith.py.
 - One-op models: a float ONNX model of one op (and its parameter variants) is quantized with the
   repo's QDQ quantizer (test/models/quantize.py), or built as a QDQ graph by hand where the
   quantizer would not pick the parameters (requantizing moves, uint8 tensors, ops it leaves in
@@ -32,8 +32,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 from compiled_models import ORT_INT8_STEPS, Compiled, compile_model, interpret, ort_lsb, plan_inputs  # test/support
-from tigris.dialects.interpreter import quant_math as qm
-from tigris.dialects.interpreter.kernels_int8 import rounded_divide
+from tigris.dialects.quant import arith
 from tigris.dialects.onnx.importer import import_model_file
 from tigris.emit.tgrs import read_plan
 from tigris.emit.tgrs.enums import DType, OpFlag, OpType, WeightLayout
@@ -43,12 +42,11 @@ from tigris.transforms.pipelines import TigrisCompilePass
 from xdsl.context import Context
 
 SANITIZE = [False, True]
-INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 
 
-# -- (a) the fixed-point helpers -----------------------------------------------------------------
+# -- (a) the arithmetic helpers ------------------------------------------------------------------
 
-KIND_SRDHM, KIND_RDBP, KIND_MBQM, KIND_REQUANT, KIND_ROUNDED_DIV, KIND_ASR, KIND_SAT_ADD = range(7)
+KIND_ROUND_CLAMP, KIND_QUANTIZE, KIND_DEQUANTIZE, KIND_REQUANT, KIND_MEAN, KIND_EXP = range(6)
 
 
 def math_binary(sanitize: bool) -> Path:
@@ -67,44 +65,6 @@ def run_math(sanitize: bool, records: np.ndarray) -> np.ndarray:
     return np.frombuffer(proc.stdout, "<i4").astype(np.int64)
 
 
-EDGE_X = np.array(
-    [
-        INT32_MIN,
-        INT32_MIN + 1,
-        -(2**30),
-        -(2**30) - 1,
-        -2,
-        -1,
-        0,
-        1,
-        2,
-        2**30 - 1,
-        2**30,
-        INT32_MAX - 1,
-        INT32_MAX,
-        255,
-        -255,
-        127,
-        -128,
-        2**20,
-        -(2**20),
-        12345678,
-        -12345678,
-    ],
-    np.int64,
-)
-EDGE_M = np.array([0, 1, 2**30, 2**30 + 1, 2**31 - 2, 2**31 - 1, 1518500250, 1073741823], np.int64)
-
-
-def random_int32(rng: np.random.Generator, n: int) -> np.ndarray:
-    """Mixed magnitudes: uniform over int32, small values, and exact powers of two (ties)."""
-    wide = rng.integers(INT32_MIN, INT32_MAX, n, endpoint=True, dtype=np.int64)
-    small = rng.integers(-70000, 70000, n, dtype=np.int64)
-    pow2 = rng.choice([-1, 1], n) * (np.int64(1) << rng.integers(0, 31, n)) + rng.integers(-1, 2, n)
-    pick = rng.integers(0, 3, n)
-    return np.clip(np.choose(pick, [wide, small, pow2]), INT32_MIN, INT32_MAX)
-
-
 def records(kind: int, *columns: np.ndarray) -> np.ndarray:
     out = np.zeros((len(columns[0]), 8), np.int64)
     out[:, 0] = kind
@@ -113,58 +73,78 @@ def records(kind: int, *columns: np.ndarray) -> np.ndarray:
     return out
 
 
+def bits(x: np.ndarray) -> np.ndarray:
+    """binary32 values as the int32 words the C driver reads."""
+    return np.asarray(x, np.float32).view(np.int32).astype(np.int64)
+
+
+def float_cases(rng: np.random.Generator, n: int, scale: np.ndarray) -> np.ndarray:
+    """Values around every kind of rounding decision at `scale`: exact ties (k + 1/2) * scale,
+    their float32 neighbours, random values, and NaN / infinities / huge values."""
+    k = rng.integers(-300, 300, n).astype(np.float32)
+    ties = ((k + np.float32(0.5)) * scale).astype(np.float32)
+    pick = rng.integers(0, 4, n)
+    wide = (rng.standard_normal(n) * 200 * scale).astype(np.float32)
+    up = np.nextafter(ties, np.float32(np.inf))
+    down = np.nextafter(ties, np.float32(-np.inf))
+    out = np.choose(pick, [ties, up, down, wide]).astype(np.float32)
+    out[:6] = [np.nan, np.inf, -np.inf, 3e38, -3e38, 0.0]
+    return out
+
+
+def storage(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(zero point, lo, hi) of int8 and uint8 outputs, some narrowed as a fused relu/relu6 does."""
+    unsigned = rng.integers(0, 2, n).astype(bool)
+    lo = np.where(unsigned, 0, -128)
+    hi = np.where(unsigned, 255, 127)
+    zp = rng.integers(lo, hi + 1)
+    narrowed = rng.integers(0, 3, n) == 0
+    lo = np.where(narrowed, zp, lo)
+    hi = np.where(narrowed & (rng.integers(0, 2, n) == 0), np.minimum(hi, zp + 40), hi)
+    return zp, lo, hi
+
+
 @pytest.mark.parametrize("sanitize", SANITIZE)
-def test_fixed_point_helpers_match_quant_math(sanitize: bool) -> None:
+def test_arithmetic_helpers_are_bit_exact_with_quant_arith(sanitize: bool) -> None:
+    """i8_math.h against tigris_dialects/quant/arith.py, the interpreter's definitions, bit for
+    bit on ~10,000 cases each, ties and their neighbours included."""
     rng = np.random.default_rng(7)
-    n = 12000
-    # srdhm: random pairs, every edge pair (INT32_MIN * INT32_MIN saturates)
-    ea, eb = np.meshgrid(EDGE_X, np.concatenate([EDGE_X, EDGE_M]))
-    a = np.concatenate([random_int32(rng, n), ea.ravel()])
-    b = np.concatenate([random_int32(rng, n), eb.ravel()])
-    got = run_math(sanitize, records(KIND_SRDHM, a, b))
-    np.testing.assert_array_equal(got, qm.saturating_rounding_doubling_high_mul(a, b))
-    # rdbp: every exponent 0..31 on edge values, plus random
-    ex, ee = np.meshgrid(EDGE_X, np.arange(32))
-    x = np.concatenate([random_int32(rng, n), ex.ravel()])
-    e = np.concatenate([rng.integers(0, 32, n), ee.ravel()])
-    got = run_math(sanitize, records(KIND_RDBP, x, e))
-    np.testing.assert_array_equal(got, qm.rounding_divide_by_pot(x, e))
-    # mbqm: random (x, multiplier in [0, 2^31), shift in [-31, 31]) and all edge combinations
-    gx, gm, gs = np.meshgrid(EDGE_X, EDGE_M, np.array([-31, -30, -20, -1, 0, 1, 2, 20, 30, 31]))
-    x = np.concatenate([random_int32(rng, n), gx.ravel()])
-    m = np.concatenate([rng.integers(0, 2**31, n), gm.ravel()])
-    s = np.concatenate([rng.integers(-31, 32, n), gs.ravel()])
-    got = run_math(sanitize, records(KIND_MBQM, x, m, s))
-    np.testing.assert_array_equal(got, qm.multiply_by_quantized_multiplier(x, m, s))
-    # realistic multipliers (quantize_multiplier of scale ratios) on accumulator-sized values
-    reals = np.exp(rng.uniform(np.log(1e-6), np.log(1e3), n))
-    pairs = np.array([qm.quantize_multiplier(float(r)) for r in reals])
-    x = rng.integers(-(2**24), 2**24, n)
-    got = run_math(sanitize, records(KIND_MBQM, x, pairs[:, 0], pairs[:, 1]))
-    np.testing.assert_array_equal(got, qm.multiply_by_quantized_multiplier(x, pairs[:, 0], pairs[:, 1]))
-    # requant: the zero point added in 64 bits then clamped (int8 and uint8 ranges, fused relu)
-    zp = rng.integers(-128, 128, n)
-    lo = rng.choice([-128, 0, -128, 5], n)
-    hi = rng.choice([127, 255, 100, 127], n)
-    x = np.concatenate([random_int32(rng, n - 4), [INT32_MAX, INT32_MIN, INT32_MAX, INT32_MIN]])
-    m = np.concatenate([rng.integers(0, 2**31, n - 4), [2**31 - 1, 2**31 - 1, 2**30, 2**30]])
-    s = np.concatenate([rng.integers(-31, 32, n - 4), [0, 0, 1, 1]])
-    zp[-4:] = [127, -128, 127, -128]
-    got = run_math(sanitize, records(KIND_REQUANT, x, m, s, zp, lo, hi))
-    scaled = qm.multiply_by_quantized_multiplier(x, m, s).astype(np.int64) + zp
-    np.testing.assert_array_equal(got, np.clip(scaled, lo, hi))
-    # rounded division (average pools): sums of up to 2^23 values of |v| <= 255
+    n = 10_000
+    scale = np.exp(rng.uniform(np.log(1e-4), np.log(10.0), n)).astype(np.float32)
+    zp, lo, hi = storage(rng, n)
+    # round_clamp and quantize
+    v = float_cases(rng, n, np.float32(1.0))
+    got = run_math(sanitize, records(KIND_ROUND_CLAMP, bits(v), zp, lo, hi))
+    np.testing.assert_array_equal(got, [int(arith.round_to_storage(v[i], zp[i], lo[i], hi[i])) for i in range(n)])
+    y = float_cases(rng, n, scale)
+    got = run_math(sanitize, records(KIND_QUANTIZE, bits(y), bits(scale), zp, lo, hi))
+    np.testing.assert_array_equal(got, [int(arith.quantize(y[i], scale[i], zp[i], lo[i], hi[i])) for i in range(n)])
+    # dequantize: every stored value of both storages
+    q = rng.integers(-128, 256, n)
+    z = rng.integers(-128, 256, n)
+    got = run_math(sanitize, records(KIND_DEQUANTIZE, q, z, bits(scale)))
+    np.testing.assert_array_equal(got, bits(arith.dequantize(q, scale, z)))
+    # requant: accumulators of every magnitude, float32-inexact ones (> 2^24) included
+    acc = np.concatenate([rng.integers(-(2**31), 2**31, n // 2), rng.integers(-(2**20), 2**20, n - n // 2)])
+    acc[:4] = [-(2**31), 2**31 - 1, 2**24 + 1, -(2**24) - 3]
+    s = np.exp(rng.uniform(np.log(1e-8), np.log(1.0), n)).astype(np.float32)
+    got = run_math(sanitize, records(KIND_REQUANT, acc, bits(s), zp, lo, hi))
+    want = [int(arith.requantize_accumulator(acc[i], s[i], int(zp[i]), int(lo[i]), int(hi[i]))) for i in range(n)]
+    np.testing.assert_array_equal(got, want)
+    # mean: sums of up to MEAN_MAX_COUNT values, ties (sx == sy, total = (k + 1/2) count) included
     count = rng.integers(1, 2**15, n)
-    total = rng.integers(-255, 256, n) * count + rng.integers(-(2**15), 2**15, n)
-    got = run_math(sanitize, records(KIND_ROUNDED_DIV, total, count))
-    np.testing.assert_array_equal(got, rounded_divide(total, count))
-    # floor shift and saturating add
-    x, sh = random_int32(rng, n), rng.integers(0, 32, n)
-    np.testing.assert_array_equal(run_math(sanitize, records(KIND_ASR, x, sh)), x >> sh)
-    a, b = random_int32(rng, n), random_int32(rng, n)
-    np.testing.assert_array_equal(
-        run_math(sanitize, records(KIND_SAT_ADD, a, b)), np.clip(a + b, INT32_MIN, INT32_MAX)
-    )
+    total = np.clip(rng.integers(-255, 256, n) * count + rng.integers(-(2**15), 2**15, n), -(2**31), 2**31 - 1)
+    total[: n // 4] = (2 * rng.integers(-100, 100, n // 4) + 1) * (count[: n // 4] * 2) // 2
+    sx = np.exp(rng.uniform(np.log(1e-3), np.log(1.0), n)).astype(np.float32)
+    sy = np.where(rng.integers(0, 2, n) == 0, sx, sx * np.exp(rng.uniform(-1, 1, n))).astype(np.float32)
+    got = run_math(sanitize, records(KIND_MEAN, total, count, bits(sx), bits(sy), zp, lo, hi))
+    want = [int(arith.mean_of_total(total[i], count[i], sx[i], sy[i], int(zp[i]), int(lo[i]), int(hi[i]))) for i in range(n)]
+    np.testing.assert_array_equal(got, want)
+    # exp over its whole range, the cut-offs and specials
+    x = np.concatenate([rng.uniform(-100, 100, n), rng.uniform(-1, 1, n)]).astype(np.float32)
+    x[:9] = [np.nan, np.inf, -np.inf, -87.0, np.nextafter(np.float32(-87), np.float32(-100)), 88.0, 0.0, -0.0, 1e-30]
+    got = run_math(sanitize, records(KIND_EXP, bits(x)))
+    np.testing.assert_array_equal(got, bits(arith.exp_f32(x)))
 
 
 # -- one-op models -----------------------------------------------------------------------------
@@ -416,6 +396,22 @@ def float_island(shape: tuple[int, ...], in_q: QParam, out_q: QParam, storage: i
         out_q,
         storage,
     )
+
+
+def conv_then(op_type: str, shape: tuple[int, ...], extra: Sequence[tuple[str, np.ndarray]] = (), **attrs: object):
+    """conv -> `op_type` (extra constant inputs after the conv's output) -> relu: the quantizer puts
+    the op between QDQ nodes whatever it is, as a QDQ model from any tool would."""
+    g = Graph([("x", shape)])
+    c = g.node("Conv", ["x", g.weight("w", (shape[1], shape[1], 3, 3))], "c", kernel_shape=[3, 3], pads=[1, 1, 1, 1])
+    ins = [c] + [g.const(name, value) if name else "" for name, value in extra]
+    return g.model([g.node("Relu", [g.node(op_type, ins, "y", **attrs)], "z")])
+
+
+def dense_softmax(features: int, classes: int) -> onnx.ModelProto:
+    """gemm -> softmax, the head of a classifier (a keyword spotter's, say)."""
+    g = Graph([("x", (1, features))])
+    logits = g.node("Gemm", ["x", g.weight("w", (classes, features))], "logits", transB=1)
+    return g.model([g.node("Softmax", [logits], "y", axis=-1)])
 
 
 def qdq_conv(
@@ -673,6 +669,46 @@ CASES = [
         lambda: qdq_binary("Sub", (1, 3, 5, 5), (1, 1, 1, 5), Q_IN, (0.03, -7), (0.05, 2)),
         (OpType.SUB,),
         quantized=True,
+    ),
+    Case(
+        "div",
+        lambda: qdq_binary("Div", (1, 3, 5, 4), (1, 3, 5, 4), Q_IN, (0.02, -3), (0.1, 5)),
+        (OpType.DIV,),
+        quantized=True,
+    ),
+    Case(
+        "div_uint8_broadcast",
+        lambda: qdq_binary("Div", (1, 3, 5, 4), (1, 1, 1, 4), Q_IN_U8, (0.05, 100), (0.08, 128), U8),
+        (OpType.DIV,),
+        quantized=True,
+    ),
+    Case(
+        "softmax_last_axis",
+        lambda: qdq_unary("Softmax", (3, 10), (0.1, -4), (1 / 256, -128), axis=-1),
+        (OpType.SOFTMAX,),
+        quantized=True,
+        band=False,
+    ),
+    Case(
+        "softmax_channels_uint8",
+        lambda: qdq_unary("Softmax", (1, 5, 3, 4), (0.05, 128), (1 / 256, 0), U8, axis=1),
+        (OpType.SOFTMAX,),
+        quantized=True,
+        band=False,
+    ),
+    Case("softmax_from_the_quantizer", lambda: dense_softmax(24, 10), (OpType.SOFTMAX,), band=False),
+    # mixed precision: ops without an int8 kernel run in float between dequantize and quantize
+    Case(
+        "instance_norm_float_island",
+        lambda: conv_then("InstanceNormalization", (1, 3, 6, 5), [("g", F32([1, 2, 0.5])), ("b", F32([0, 0.1, -0.2]))]),
+        (OpType.DEQUANTIZE, OpType.QUANTIZE),
+        band=False,
+    ),
+    Case(
+        "resize_linear_float_island",
+        lambda: conv_then("Resize", (1, 3, 4, 5), [("", F32([])), ("sc", F32([1, 1, 2, 2]))], mode="linear"),
+        (OpType.DEQUANTIZE, OpType.QUANTIZE),
+        band=False,
     ),
     Case("mul", lambda: binary("Mul", (1, 4, 6, 5), (1, 4, 6, 5)), (OpType.MUL,)),
     Case("mul_broadcast_channel", lambda: binary("Mul", (1, 4, 6, 5), (1, 4, 1, 1)), (OpType.MUL,)),
@@ -1068,23 +1104,16 @@ def with_op(plan: PlanFile, op_type: OpType, **changes: object) -> PlanFile:
     ("case", "op_type", "changes", "message"),
     [
         ("sigmoid", OpType.SIGMOID, {"table": None}, "missing table"),
-        (
-            "conv3x3_pad1",
-            OpType.CONV,
-            {"multipliers": (1 << 30,), "shifts": (0,)},
-            "missing table, multipliers",
-        ),
-        ("mul_uint8", OpType.MUL, {"act_min": -128}, "missing table, multipliers"),
-        ("add", OpType.ADD, {"input_shift": 3}, "missing table, multipliers"),
-        ("mul", OpType.MUL, {"input_zp": 200}, "missing table, multipliers"),
+        ("conv3x3_pad1", OpType.CONV, {"requant_scales": (0.5,)}, "missing table, scales"),
+        ("conv3x3_pad1", OpType.CONV, {"act_min": -200}, "missing table, scales"),
+        ("conv3x3_pad1", OpType.CONV, {"input_zp": 200}, "missing table, scales"),
         ("resize_asymmetric_x2", OpType.RESIZE, {"coord_mode": 2}, "not implemented"),
         ("avgpool2x2", OpType.AVG_POOL, {"kernel_h": 3}, "shapes inconsistent"),
     ],
     ids=[
         "no_table",
-        "too_few_multipliers",
-        "act_range_outside_uint8",
-        "add_left_input_shift",
+        "too_few_scales",
+        "act_range_outside_int8",
         "zero_point_out_of_range",
         "resize_align_corners_x2",
         "pool_wrong_output_size",

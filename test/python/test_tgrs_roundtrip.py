@@ -145,18 +145,15 @@ def int8_chain() -> PlanFile:
         Tensor("y", F32, (1, 8, 16, 16)),
         Tensor("padded", I8, (1, 8, 18, 18), quant=6),
     ]
-    mults = [int(1_500_000_000 + 10_000_000 * c) for c in range(8)]
-    shifts = [-7 - (c % 3) for c in range(8)]
+    scales = [float(np.float32(0.0031 * (c + 1))) for c in range(8)]
     k3 = {"kernel_h": 3, "kernel_w": 3, "pad_top": 1, "pad_left": 1, "pad_bottom": 1, "pad_right": 1}
     ops = [
         Op(OpType.QUANTIZE, "quant", (0,), (1,)),
         Op(OpType.CONV, "conv", (1, 2, 3), (4,), weight=2, bias=3, activation=Activation.RELU6,
-           multipliers=mults, shifts=shifts, input_zp=-1, output_zp=-5, act_min=-5, act_max=115, **k3),
-        Op(OpType.DEPTHWISE, "dw", (4, 5, 6), (7,), weight=5, bias=6, multipliers=mults[::-1], shifts=shifts,
+           requant_scales=scales, input_zp=-1, output_zp=-5, act_min=-5, act_max=115, **k3),
+        Op(OpType.DEPTHWISE, "dw", (4, 5, 6), (7,), weight=5, bias=6, requant_scales=scales[::-1],
            input_zp=-5, output_zp=-5, group=1, **k3),
-        Op(OpType.ADD, "add", (4, 7), (8,), left_shift=20, input_multiplier=1073741824, input_shift=-1,
-           input2_multiplier=1288490189, input2_shift=-2, output_multiplier=1717986918, output_shift=-19,
-           input_zp=-5, input2_zp=-5, output_zp=3),
+        Op(OpType.ADD, "add", (4, 7), (8,), input_zp=-5, input2_zp=-5, output_zp=3),
         Op(OpType.HARD_SWISH, "hswish", (8,), (9,), table=0, input_zp=3, output_zp=3),
         Op(OpType.SIGMOID, "sigmoid", (9,), (10,), table=1, input_zp=3, output_zp=-128),
         Op(OpType.DEQUANTIZE, "dequant", (10,), (11,)),

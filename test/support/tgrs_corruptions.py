@@ -22,7 +22,7 @@ from pathlib import Path
 from types import ModuleType
 
 from tigris.emit.tgrs import write_plan
-from tigris.emit.tgrs.enums import VERSION_MINOR
+from tigris.emit.tgrs.enums import VERSION_MAJOR, VERSION_MINOR
 from tigris.emit.tgrs.enums import SectionKind as K
 from tigris.emit.tgrs.layout import Record
 from tigris.emit.tgrs.records import (
@@ -116,6 +116,11 @@ def set_pool(d: bytes, kind: K, elem: int, value: int) -> bytes:
     return put(d, sections(d)[kind][0] + elem * struct.calcsize(fmt), fmt, value)
 
 
+def f32_bits(x: float) -> int:
+    """The int32 quant data word holding binary32 x."""
+    return struct.unpack("<i", struct.pack("<f", x))[0]
+
+
 def op_input_slot(d: bytes, op: int, k: int) -> int:
     return get_field(d, K.OPS, OP, op, "inputs") + k
 
@@ -125,9 +130,10 @@ CASES: list[Case] = [
     ("int8", lambda d: d[:40], "TOO_SMALL", "file is 40 bytes, smaller than the 64-byte header"),
     ("int8", lambda d: d[:-7], "BAD_SIZE", r"file_size: header says (\d+) bytes, the file has \d+"),
     ("int8", lambda d: put(d, 0, "4s", b"TGRZ"), "BAD_MAGIC", r"magic: b'TGRZ', expected b'TGRS'"),
-    ("int8", lambda d: put(d, 4, "<H", 2), "BAD_VERSION", rf"version: 2\.{VERSION_MINOR} is not supported"),
-    ("int8", lambda d: put(d, 6, "<H", VERSION_MINOR + 1), "BAD_VERSION", rf"version: 1\.{VERSION_MINOR + 1} is not supported"),
-    ("int8", lambda d: set_header(d, "header_size", 80), "BAD_VERSION", "header_size: 80, version 1.x has 64"),
+    ("int8", lambda d: put(d, 4, "<H", VERSION_MAJOR + 1), "BAD_VERSION", rf"version: {VERSION_MAJOR + 1}\.{VERSION_MINOR} is not supported"),
+    ("int8", lambda d: put(d, 4, "<H", VERSION_MAJOR - 1), "BAD_VERSION", rf"version: {VERSION_MAJOR - 1}\.{VERSION_MINOR} is not supported"),
+    ("int8", lambda d: put(d, 6, "<H", VERSION_MINOR + 1), "BAD_VERSION", rf"version: {VERSION_MAJOR}\.{VERSION_MINOR + 1} is not supported"),
+    ("int8", lambda d: set_header(d, "header_size", 80), "BAD_VERSION", f"header_size: 80, version {VERSION_MAJOR}.x has 64"),
     ("int8", lambda d: set_header(d, "file_size", len(d) + 4), "BAD_SIZE", "file_size: header says"),
     ("int8", lambda d: d[:-1] + bytes([d[-1] ^ 1]), "BAD_CRC", "crc32: header says 0x[0-9a-f]{8}, the data gives"),
     ("int8", lambda d: set_header(d, "flags", 0x84), "BAD_RECORD", "header flags: unknown bits 0x80"),
@@ -137,7 +143,7 @@ CASES: list[Case] = [
     ("int8", lambda d: set_section(d, K.OPS, "offset", 32), "BAD_SECTION", r"section 1 \(OPS\) offset: bytes \[32, \d+\) are outside"),
     ("int8", lambda d: set_section(d, K.OPS, "offset", sections(d)[K.OPS][0] + 4), "BAD_SECTION", "is not a multiple of 16"),
     ("int8", lambda d: set_section(d, K.STAGES, "offset", sections(d)[K.OPS][0]), "BAD_SECTION", r"section \d \((OPS|STAGES)\) offset: overlaps section \d \((STAGES|OPS)\)"),
-    ("int8", lambda d: set_section(d, K.OPS, "size", 100), "BAD_SECTION", r"\(OPS\) size: 100 bytes != count 8 x 120 bytes"),
+    ("int8", lambda d: set_section(d, K.OPS, "size", 100), "BAD_SECTION", r"\(OPS\) size: 100 bytes != count 8 x 104 bytes"),
     ("int8", lambda d: set_section(d, K.OPS, "kind", 99), "BAD_SECTION", "section 1 kind: unknown value 99"),
     ("int8", lambda d: set_section(d, K.OPS, "kind", 1), "BAD_SECTION", r"section 1 \(TENSORS\) kind: a second TENSORS section"),
     ("minimal", lambda d: set_header(d, "num_sections", 5), "MISSING_SEC", "section STRINGS is required but missing"),
@@ -161,8 +167,10 @@ CASES: list[Case] = [
     ("int8", lambda d: set_field(d, K.OPS, OP, 4, "table", 9), "BAD_RECORD", r"op 4 \(hswish\) table: index 9 >= num_tables 2"),
     ("int8", lambda d: set_field(d, K.OPS, OP, 1, "weight", 4), "BAD_RECORD", r"op 1 \(conv\) weight: tensor 4 is not a constant"),
     ("int8", lambda d: set_field(d, K.OPS, OP, 1, "stride_h", 0), "BAD_RECORD", r"op 1 \(conv\) stride_h: must be >= 1"),
-    ("int8", lambda d: set_field(d, K.OPS, OP, 3, "left_shift", 40), "BAD_RECORD", r"op 3 \(add\) left_shift: 40 is outside \[0, 31\]"),
-    ("int8", lambda d: set_pool(d, K.QUANT_DATA, get_field(d, K.OPS, OP, 1, "mults") + 8, 45), "BAD_RECORD", r"op 1 \(conv\) mults: entry 0: .*shift 45"),
+    ("int8", lambda d: set_pool(d, K.QUANT_DATA, get_field(d, K.OPS, OP, 1, "scales") + 2, f32_bits(float("nan"))), "BAD_RECORD", r"op 1 \(conv\) scales: entry 2: nan is not a positive finite float32"),
+    ("int8", lambda d: set_pool(d, K.QUANT_DATA, get_field(d, K.OPS, OP, 2, "scales"), f32_bits(-0.5)), "BAD_RECORD", r"op 2 \(dw\) scales: entry 0: -0.5 is not a positive finite float32"),
+    ("int8", lambda d: set_pool(d, K.QUANT_DATA, get_field(d, K.OPS, OP, 2, "scales") + 7, 0), "BAD_RECORD", r"op 2 \(dw\) scales: entry 7: 0.0 is not a positive finite float32"),
+    ("int8", lambda d: set_field(d, K.OPS, OP, 1, "num_scales", 60000), "BAD_RECORD", r"op 1 \(conv\) scales: quant data range"),
     ("int8", lambda d: set_field(d, K.OPS, OP, 0, "mode", 3), "BAD_RECORD", r"op 0 \(quant\) mode: 3 is not valid for QUANTIZE"),
     ("int8", lambda d: set_field(d, K.STAGES, STAGE, 2, "num_ops", 2), "BAD_RECORD", r"op 6 \(dequant\): runs in no stage"),
     ("int8", lambda d: set_field(d, K.STAGES, STAGE, 1, "num_inputs", 60), "BAD_RECORD", r"stage 1 inputs: index pool range"),

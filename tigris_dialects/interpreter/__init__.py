@@ -5,9 +5,9 @@
 
 It is the middle leg of the three-way oracle (onnxruntime on the .onnx file, this
 interpreter on the IR after any pass, the C runtime on the emitted plan).
-Ops on `!tgr.quant` tensors run integer-only int8 kernels (TFLite reference semantics:
-`tgr_int8` reads parameters from the types, `kernels_int8` computes); `quant_math` holds the
-primitives and compile-time parameter/table builders they share with the compiler and device.
+Ops on `!tgr.quant` tensors run the int8 kernels of `tgr_int8`: onnxruntime's QDQ meaning, with
+the formulas and compile-time numbers of `tigris.dialects.quant` (shared with the compiler and
+the device) and the exact integer accumulators of `kernels_int8`.
 """
 
 from tigris.dialects.interpreter.onnx_functions import OnnxFunctions

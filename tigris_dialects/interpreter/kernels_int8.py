@@ -1,14 +1,12 @@
-"""Integer-only int8 kernels: TFLite's reference int8 semantics on numpy arrays.
+"""The integer parts of the int8 kernels: exact int32 accumulators and sums, on numpy arrays.
 
-No float arithmetic touches a tensor value here. Every kernel takes the integer parameters
-(multipliers, shifts, zero points, lookup tables) that the caller derived from the scales
-once, at "compile time" (`quant_math`'s builders, called by `tgr_int8`), exactly what a
-compiler would emit for the device. Tensors are numpy int8/uint8; intermediates are int64,
-which is exact for anything TFLite computes in int32, and accumulators are checked to fit
-int32 (TFLite's accumulator width: a sum that does not fit would be wrong on the device).
+What happens to an accumulator or a sum afterwards (the float32 requantization, the mean, the
+quantize) is `tigris.dialects.quant.arith`'s, the one definition shared with the compiler and
+the C kernels. Tensors are numpy int8/uint8; intermediates are int64, and every accumulator is
+checked to fit the int32 the device computes it in.
 
-Layouts are the IR's (NC + spatial). Padding of convolutions and average pools is the
-input's zero point: a padded element is the real value 0, as in float.
+Layouts are the IR's (NC + spatial). Padding of convolutions and average pools is the input's
+zero point: a padded element is the real value 0, as in float.
 """
 
 from __future__ import annotations
@@ -19,14 +17,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from tigris.dialects.interpreter import kernels_window as kw
-from tigris.dialects.interpreter import quant_math as qm
+from tigris.dialects.quant import arith
 
 I64 = np.int64
 
 
 def check_int32(values: np.ndarray, what: str) -> np.ndarray:
     """`values` (int64), after making sure they fit the int32 the device computes them in."""
-    if values.size and (int(values.min()) < qm.INT32_MIN or int(values.max()) > qm.INT32_MAX):
+    if values.size and (int(values.min()) < arith.INT32_MIN or int(values.max()) > arith.INT32_MAX):
         raise ValueError(f"{what} leaves the int32 range ({int(values.min())} .. {int(values.max())})")
     return values
 
@@ -39,31 +37,6 @@ def along(values: np.ndarray | int, axis: int, rank: int) -> np.ndarray:
     shape = [1] * rank
     shape[axis] = array.size
     return array.reshape(shape)
-
-
-def requantize(
-    acc: np.ndarray,
-    multiplier: np.ndarray | int,
-    shift: np.ndarray | int,
-    zero_point: int,
-    qmin: int,
-    qmax: int,
-    axis: int = 1,
-) -> np.ndarray:
-    """clamp(zp + MultiplyByQuantizedMultiplier(acc, m, shift), qmin, qmax), per channel along
-    `axis` when m/shift are arrays. A left shift must not overflow int32 (checked)."""
-    acc = check_int32(np.asarray(acc, I64), "accumulator")
-    m = along(multiplier, axis, acc.ndim).astype(I64)
-    s = along(shift, axis, acc.ndim).astype(I64)
-    check_int32(acc << np.maximum(s, 0), "left-shifted accumulator")
-    return qm.requantize(acc, m, s, zero_point, qmin, qmax).astype(I64)
-
-
-def rescale(
-    x: np.ndarray, in_zp: int, multiplier: int, shift: int, out_zp: int, qmin: int, qmax: int
-) -> np.ndarray:
-    """Requantize stored values to other parameters: clamp(out_zp + MBQM(x - in_zp, m, shift))."""
-    return requantize(np.asarray(x, I64) - in_zp, multiplier, shift, out_zp, qmin, qmax)
 
 
 def lookup(x: np.ndarray, table: np.ndarray, qmin: int) -> np.ndarray:
@@ -164,56 +137,10 @@ def matmul_accumulate(
     return check_int32(acc, "matmul accumulator")
 
 
-# -- element-wise arithmetic ---------------------------------------------------------------------
-
-
-def add(
-    x1: np.ndarray,
-    zp1: int,
-    x2: np.ndarray,
-    zp2: int,
-    params: tuple[tuple[int, int], tuple[int, int], tuple[int, int]],
-    out_zp: int,
-    qmin: int,
-    qmax: int,
-    subtract: bool = False,
-) -> np.ndarray:
-    """TFLite reference int8 AddElementwise (SubElementwise with `subtract`), numpy broadcasting.
-
-    Each input, offset by its zero point, is shifted up by 2**20 and scaled by its multiplier
-    (`quant_math.add_params`); the sum is scaled by the output multiplier."""
-    (m1, s1), (m2, s2), (mo, so) = params
-    shifted1 = (np.asarray(x1, I64) - zp1) * (1 << qm.ADD_LEFT_SHIFT)
-    shifted2 = (np.asarray(x2, I64) - zp2) * (1 << qm.ADD_LEFT_SHIFT)
-    scaled1 = qm.multiply_by_quantized_multiplier(check_int32(shifted1, "shifted input"), m1, s1).astype(I64)
-    scaled2 = qm.multiply_by_quantized_multiplier(check_int32(shifted2, "shifted input"), m2, s2).astype(I64)
-    raw = scaled1 - scaled2 if subtract else scaled1 + scaled2
-    return requantize(raw, mo, so, out_zp, qmin, qmax)
-
-
-def mul(
-    x1: np.ndarray, zp1: int, x2: np.ndarray, zp2: int, multiplier: int, shift: int, out_zp: int, qmin: int, qmax: int
-) -> np.ndarray:
-    """TFLite reference int8 MUL: clamp(out_zp + MBQM((x1 - zp1) * (x2 - zp2), m, shift))."""
-    product = (np.asarray(x1, I64) - zp1) * (np.asarray(x2, I64) - zp2)
-    return requantize(product, multiplier, shift, out_zp, qmin, qmax)
-
-
 # -- pooling and reductions ----------------------------------------------------------------------
 
 
-def rounded_divide(total: np.ndarray, count: np.ndarray | int) -> np.ndarray:
-    """TFLite's average rounding: (sum > 0 ? sum + count/2 : sum - count/2) / count, with C's
-    truncating `/` (count > 0)."""
-    total = np.asarray(total, I64)
-    count = np.asarray(count, I64)
-    half = count // 2
-    nudged = np.where(total > 0, total + half, total - half)
-    magnitude = np.abs(nudged) // count
-    return np.where(nudged < 0, -magnitude, magnitude)
-
-
-def avg_pool(
+def avg_pool_sums(
     x: np.ndarray,
     zero_point: int,
     kernel: Sequence[int],
@@ -222,10 +149,10 @@ def avg_pool(
     pads: Sequence[int],
     ceil: bool,
     count_include_pad: bool,
-) -> np.ndarray:
-    """TFLite int8 AveragePool on stored values: the int32 sum over the window, `rounded_divide`
-    by the element count. Divisors follow ONNX/onnxruntime (see kernels_window.pool): with
-    count_include_pad the explicit pads are counted and hold the zero point (the real 0); the
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per output element of an average pool: the int32 sum of x - zero_point over its window,
+    and the element count it is divided by. Counts follow ONNX/onnxruntime (see
+    kernels_window.pool): with count_include_pad the explicit pads count (as the real 0); the
     ceil-mode overhang never counts."""
     rank = x.ndim - 2
     spatial = x.shape[2:]
@@ -239,7 +166,7 @@ def avg_pool(
     ]
     explicit = [(0, 0), (0, 0)] + [(pads[i], pads[rank + i]) for i in range(rank)]
     tail = [(0, 0), (0, 0)] + [(0, overhang[i]) for i in range(rank)]
-    xp = np.pad(np.asarray(x, I64), explicit, constant_values=zero_point if count_include_pad else 0)
+    xp = np.pad(np.asarray(x, I64) - zero_point, explicit)
     xp = np.pad(xp, tail, constant_values=0)
     if count_include_pad:
         counted = np.ones([spatial[i] + pads[i] + pads[rank + i] for i in range(rank)], I64)
@@ -257,21 +184,10 @@ def avg_pool(
     check_int32(total, "average pool sum")
     if np.any(count == 0):
         raise ValueError("average pool window without input elements")
-    return rounded_divide(total, count)
+    return total, count
 
 
-def mean(
-    x: np.ndarray,
-    in_zp: int,
-    axes: Sequence[int],
-    keepdims: bool,
-    multiplier: int,
-    shift: int,
-    out_zp: int,
-    qmin: int,
-    qmax: int,
-) -> np.ndarray:
-    """TFLite int8 MEAN: y = clamp(out_zp + MBQM(sum(x - in_zp), m, shift)) with (m, shift) the
-    multiplier of s_in / (s_out * count), count the number of reduced elements."""
-    total = np.sum(np.asarray(x, I64) - in_zp, axis=tuple(axes), keepdims=keepdims)
-    return requantize(check_int32(np.asarray(total, I64), "mean sum"), multiplier, shift, out_zp, qmin, qmax)
+def mean_sums(x: np.ndarray, zero_point: int, axes: Sequence[int], keepdims: bool) -> tuple[np.ndarray, int]:
+    """The int32 sums of x - zero_point over `axes`, and how many elements each sums."""
+    total = np.sum(np.asarray(x, I64) - zero_point, axis=tuple(axes), keepdims=keepdims)
+    return check_int32(np.asarray(total, I64), "mean sum"), math.prod(np.shape(x)[a] for a in axes)

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from tigris.dialects.quant import arith
+
 F32 = np.float32
 
 ONNX_DTYPES: dict[int, np.dtype] = {
@@ -152,23 +154,21 @@ def per_axis(param: np.ndarray, x: np.ndarray, axis: int, block_size: int = 0) -
 def quantize_linear(
     x: np.ndarray, scale: np.ndarray, zero_point: np.ndarray | None, dtype: np.dtype, axis: int, block_size: int = 0
 ) -> np.ndarray:
-    """saturate(round_half_even(x / scale) + zero_point), in float32 like MLAS (a true division)."""
+    """ONNX QuantizeLinear as onnxruntime computes it (`quant.arith.quantize`), scale and zero
+    point per tensor, per axis or per block."""
     s = per_axis(np.asarray(scale, F32), x, axis, block_size)
-    zp = F32(0) if zero_point is None else per_axis(zero_point, x, axis, block_size).astype(F32)
+    zp = np.int64(0) if zero_point is None else per_axis(zero_point, x, axis, block_size).astype(np.int64)
     info = np.iinfo(dtype)
-    q = np.rint(np.asarray(x, F32) / s) + zp
-    return np.clip(q, info.min, info.max).astype(dtype)
+    return arith.quantize(x, s, zp, int(info.min), int(info.max)).astype(dtype)
 
 
 def dequantize_linear(
     x: np.ndarray, scale: np.ndarray, zero_point: np.ndarray | None, axis: int, block_size: int = 0
 ) -> np.ndarray:
-    """(x - zero_point) * scale: the difference in integers, then one float32 multiply."""
+    """ONNX DequantizeLinear as onnxruntime computes it (`quant.arith.dequantize`)."""
     s = per_axis(np.asarray(scale, F32), x, axis, block_size)
-    diff = np.asarray(x).astype(np.int64)
-    if zero_point is not None:
-        diff = diff - per_axis(zero_point, x, axis, block_size).astype(np.int64)
-    return diff.astype(F32) * s
+    zp = np.int64(0) if zero_point is None else per_axis(zero_point, x, axis, block_size).astype(np.int64)
+    return arith.dequantize(x, s, zp)
 
 
 def reduce(x: np.ndarray, kind: str, axes: Sequence[int] | None, keepdims: bool, noop_empty: bool) -> np.ndarray:

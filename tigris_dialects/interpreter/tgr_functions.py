@@ -10,5 +10,5 @@ from tigris.dialects.interpreter.tgr_window import TgrWindowFunctions
 
 @register_impls
 class TgrFunctions(TgrWindowFunctions, TgrMiscFunctions):
-    """NCHW semantics of the runtime's op set: float kernels, and TFLite's integer-only kernels for
-    ops on `!tgr.quant` tensors (tgr_int8.py; ops without one raise InterpretationError)."""
+    """NCHW semantics of the runtime's op set: float kernels, and the int8 kernels (onnxruntime's QDQ
+    meaning) for ops on `!tgr.quant` tensors (tgr_int8.py; ops without one raise InterpretationError)."""

@@ -137,12 +137,12 @@ class TgrMiscFunctions(InterpreterFunctions):
         return _unary(op, np.multiply(np.asarray(args[0], F32), np.asarray(args[1], F32)))
 
     @impl(ew.DivOp)
-    @int8_kernel(q8.no_int8)
+    @int8_kernel(q8.div)
     def run_div(self, interpreter: Interpreter, op: ew.DivOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, np.divide(np.asarray(args[0], F32), np.asarray(args[1], F32)))
 
     @impl(ew.SoftmaxOp)
-    @int8_kernel(q8.no_int8)
+    @int8_kernel(q8.softmax)
     def run_softmax(self, interpreter: Interpreter, op: ew.SoftmaxOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return _unary(op, km.softmax(args[0], op.axis.value.data))
 

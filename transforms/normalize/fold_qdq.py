@@ -9,12 +9,15 @@ later passes never look for Q/DQ nodes again. Each pattern does one step:
 2. `QuantizeModelInputs`: a model input consumed only by a Q becomes that quantized
    tensor: the host quantizes, and the signature records how.
 3. `FoldQdqAroundOp`: a `tgr` op whose operands all come from DQs and whose results
-   all feed Qs becomes the quantized op. int8 weights stay int8 (per-tensor or
-   per-channel), int32 biases keep their input_scale * weight_scale, and a float
-   bias is quantized to int32 at that scale.
+   all feed Qs becomes the quantized op, if it has int8 semantics. int8 weights stay
+   int8 (per-tensor or per-channel), int32 biases keep their input_scale * weight_scale,
+   and a float bias is quantized to int32 at that scale.
 4. `DropQuantizeOfQuantized` removes the Qs a folded op now feeds int8 directly.
 5. `DequantizeModelOutputs`: a model output that is DQ(int8) returns the int8 tensor.
-6. `LowerRemainingQdq` (after the others reach a fixed point): see its docstring.
+6. `LowerRemainingQdq` (after the others reach a fixed point): see its docstring. This is
+   mixed precision: an op without an int8 kernel (batch_norm, instance_norm, linear resize,
+   ...) runs in float between tgr.dequantize and tgr.quantize, so no QDQ model is refused
+   for lack of an int8 kernel.
 
 Scale and zero-point constants shared by several Q/DQ nodes are erased by the
 driver only when their last user is gone (the "deferred cleanup" of the spec).
@@ -35,6 +38,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from tigris.dialects.constants import constant_array
 from tigris.dialects.onnx.ops_quant import DequantizeLinearOp, QuantizeLinearOp
 from tigris.dialects.onnx.ops_tensor import ConstantOp
+from tigris.dialects.quant.params import folds_to_int8
 from tigris.dialects.shapes import shape_of
 from tigris.dialects.tgr.attributes import QuantType
 from tigris.dialects.tgr.ops_elementwise import DequantizeOp, QuantizeOp
@@ -117,10 +121,12 @@ def _update_signature(func: FuncOp) -> None:
 
 
 class FoldQdqAroundOp(RewritePattern):
-    """Rebuilds a compute op between DQs and Qs on the int8 values.
-
-    `tgr` ops and the `onnx` ops whose own pass comes after this one (Resize, Swish,
-    ...) qualify; an `onnx` op's constant parameter inputs (Resize scales) pass through."""
+    """Rebuilds a compute op between DQs and Qs on the int8 values, if its int8 form has int8
+    semantics (`quant.params.folds_to_int8`: a `tgr` op with an int8 kernel for these types, or
+    an `onnx` op whose own pass comes after this one and keeps int8 semantics: Resize nearest,
+    Swish, reshapes, ...); an `onnx` op's constant parameter inputs (Resize scales) pass through.
+    An op without int8 semantics keeps its DQs and Qs, which `LowerRemainingQdq` turns into
+    tgr.dequantize / tgr.quantize: it runs in float, as the QDQ model means it."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if isinstance(op, _NOT_COMPUTE) or not op.results or op.dialect_name() not in ("tgr", "onnx"):
@@ -141,6 +147,9 @@ class FoldQdqAroundOp(RewritePattern):
             properties=dict(op.properties),
             attributes=dict(op.attributes),
         )
+        if not folds_to_int8(new):  # no int8 kernel: stays float (LowerRemainingQdq converts around it)
+            new.drop_all_references()
+            return
         rewriter.replace(op, [*new_ops, carry_name(op, new)])  # the Qs now read int8: see DropQuantizeOfQuantized
 
     def _operand(

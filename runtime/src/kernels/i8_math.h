@@ -1,85 +1,116 @@
-/* i8_math.h - the integer-only requantization arithmetic of the int8 kernels (not public API).
+/* i8_math.h - the arithmetic of the int8 kernels (not public API).
  *
- * TFLite's reference semantics (gemmlowp's fixed-point primitives), bit for bit the
- * definitions of tigris_dialects/interpreter/quant_math.py:
+ * onnxruntime's QDQ meaning, bit for bit the definitions of tigris_dialects/quant/arith.py
+ * (docs/int8.md says why these formulas):
  *
- *   srdhm(a, b)      SaturatingRoundingDoublingHighMul: a * b / 2^31 rounded to nearest, ties
- *                    toward +inf; INT32_MIN * INT32_MIN saturates to INT32_MAX
- *   rdbp(x, e)       RoundingDivideByPOT: x / 2^e rounded half away from zero, e in [0, 31]
- *   mbqm(x, m, s)    MultiplyByQuantizedMultiplier: x * m * 2^s / 2^31; a left shift (s > 0) is
- *                    applied to x first and wraps like two's-complement int32 arithmetic
- *   requant(...)     clamp(zp + mbqm(acc, m, s), lo, hi)
+ *   dequantize(v)    (float)(v - zp) * scale
+ *   quantize(y)      clamp(rint(y / scale) + zp, lo, hi), ties to even, NaN -> lo
+ *   requant(acc)     clamp(rint((float)acc * S) + zp, lo, hi): a dense op's int32 accumulator,
+ *                    S = float32(sx * sw[c] / sy) from the plan
+ *   mean(total)      quantize(((float)total * sx) / (float)count)
+ *   expf             the softmax's exp (tigris_i8_expf), ours so every libm agrees
  *
- * Only int32 arithmetic, except the 64-bit product inside srdhm (as gemmlowp). Nothing here
- * relies on implementation-defined behaviour: right shifts of negative values and
- * unsigned-to-signed conversions are spelled out, so UBSan and any C99 compiler agree.
+ * Bit-exactness with the interpreter needs binary32 arithmetic rounded once per operation:
+ * every intermediate is assigned to a float (which also removes any excess precision,
+ * C99 5.1.2.3), and the runtime is built with -ffp-contract=off so no compiler fuses a
+ * multiply and an add. rintf rounds in the default mode (to nearest, ties to even); the
+ * integer <-> float conversions used here are exact (|values| < 2^24) except (float)acc of an
+ * accumulator beyond 2^24, which rounds to nearest as numpy's does. Values converted to int32
+ * are clamped first, so no conversion overflows.
  */
 #ifndef TIGRIS_I8_MATH_H
 #define TIGRIS_I8_MATH_H
 
+#include <math.h>
 #include <stdint.h>
+#include <string.h>
 
-/* Shifts a multiplier may carry: positive shifts left, negative right. */
-#define TIGRIS_I8_SHIFT_MIN (-31)
-#define TIGRIS_I8_SHIFT_MAX 31
+/* Most elements a mean (or average pool window) may sum: |x - zx| <= 255 each, the sum in int32
+ * (quant/arith.py MEAN_MAX_COUNT). */
+#define TIGRIS_I8_MAX_MEAN_COUNT (INT32_MAX / 255)
 
-/* floor(x / 2^n), n in [0, 31] (an arithmetic right shift, spelled portably). */
-static inline int32_t tigris_i8_asr(int32_t x, int32_t n) {
-    return x >= 0 ? (int32_t)(x >> n) : (int32_t)~(~x >> n);
+/* The float32 of binary32 bits (a quant data word). */
+static inline float tigris_i8_f32(int32_t bits) {
+    const uint32_t u = (uint32_t)bits;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
 }
 
-/* The int32 with the bits of u (two's complement). */
-static inline int32_t tigris_i8_wrap(uint32_t u) {
-    return u <= 0x7FFFFFFFu ? (int32_t)u : (int32_t)(u - 0x80000000u) + INT32_MIN;
+/* A positive finite float32 (a usable scale). */
+static inline int tigris_i8_scale_ok(float s) {
+    return s > 0.0f && s <= 3.40282347e+38f;
 }
 
-/* gemmlowp SaturatingRoundingDoublingHighMul. */
-static inline int32_t tigris_i8_srdhm(int32_t a, int32_t b) {
-    int64_t ab, nudge;
-    if (a == INT32_MIN && b == INT32_MIN) return INT32_MAX;
-    ab = (int64_t)a * (int64_t)b;
-    nudge = ab >= 0 ? ((int64_t)1 << 30) : (1 - ((int64_t)1 << 30));
-    return (int32_t)((ab + nudge) / ((int64_t)1 << 31)); /* C division truncates, as gemmlowp's */
+/* clamp(rint(v) + zp, lo, hi), NaN -> lo. zp, lo, hi lie in [-255, 255], so lo - zp and
+ * hi - zp are exact floats and (int32_t)r never overflows. */
+static inline int32_t tigris_i8_round_clamp(float v, int32_t zp, int32_t lo, int32_t hi) {
+    const float r = rintf(v);
+    const float r_lo = (float)(lo - zp);
+    const float r_hi = (float)(hi - zp);
+    if (!(r > r_lo)) return lo; /* below the range, or NaN */
+    if (r >= r_hi) return hi;
+    return (int32_t)r + zp;
 }
 
-/* gemmlowp RoundingDivideByPOT, exponent in [0, 31]. */
-static inline int32_t tigris_i8_rdbp(int32_t x, int32_t exponent) {
-    const uint32_t mask = (exponent >= 31) ? 0x7FFFFFFFu : ((1u << exponent) - 1u);
-    const uint32_t remainder = (uint32_t)x & mask;
-    const uint32_t threshold = (mask >> 1) + (x < 0 ? 1u : 0u);
-    return tigris_i8_asr(x, exponent) + (remainder > threshold ? 1 : 0);
+/* onnxruntime's QuantizeLinear of one value. */
+static inline int32_t tigris_i8_quantize_value(float y, float scale, int32_t zp, int32_t lo, int32_t hi) {
+    const float r = y / scale;
+    return tigris_i8_round_clamp(r, zp, lo, hi);
 }
 
-/* TFLite MultiplyByQuantizedMultiplier; shift in [TIGRIS_I8_SHIFT_MIN, TIGRIS_I8_SHIFT_MAX]. */
-static inline int32_t tigris_i8_mbqm(int32_t x, int32_t multiplier, int32_t shift) {
-    const int32_t left = shift > 0 ? shift : 0;
-    const int32_t right = shift > 0 ? 0 : -shift;
-    const int32_t shifted = tigris_i8_wrap((uint32_t)x << left);
-    return tigris_i8_rdbp(tigris_i8_srdhm(shifted, multiplier), right);
+/* onnxruntime's DequantizeLinear of one value (an integer in the storage range). */
+static inline float tigris_i8_dequantize_value(int32_t value, int32_t zp, float scale) {
+    const float d = (float)(value - zp);
+    const float y = d * scale;
+    return y;
 }
 
-/* a + b saturated to int32 (the same as adding in 64 bits, then clamping to [lo, hi] in int32). */
-static inline int32_t tigris_i8_sat_add(int32_t a, int32_t b) {
-    if (b > 0 && a > INT32_MAX - b) return INT32_MAX;
-    if (b < 0 && a < INT32_MIN - b) return INT32_MIN;
-    return a + b;
+/* A dense op's int32 accumulator to its output: clamp(rint((float)acc * scale) + zp, lo, hi). */
+static inline int32_t tigris_i8_requant(int32_t acc, float scale, int32_t zp, int32_t lo, int32_t hi) {
+    const float a = (float)acc;
+    const float v = a * scale;
+    return tigris_i8_round_clamp(v, zp, lo, hi);
+}
+
+/* An average from the exact sum of (x - zx) over count > 0 elements. */
+static inline int32_t tigris_i8_mean(int32_t total, int32_t count, float in_scale, float out_scale, int32_t zp,
+                                     int32_t lo, int32_t hi) {
+    const float t = (float)total;
+    const float sum = t * in_scale;
+    const float n = (float)count;
+    const float m = sum / n;
+    return tigris_i8_quantize_value(m, out_scale, zp, lo, hi);
+}
+
+/* exp in float32 operations, the definition of quant/arith.py exp_f32 (the constants are the
+ * same binary32 values, written exactly): n = rint(x log2 e), r = (x - n ln2_hi) - n ln2_lo,
+ * the degree-7 Taylor polynomial of e^r by Horner, times 2^n. 0 below -87, +inf above 88. */
+static inline float tigris_i8_expf(float x) {
+    const float log2e = 0x1.715476p+0f, ln2_hi = 0x1.62e4p-1f, ln2_lo = 0x1.7f7d1cp-20f;
+    const float c[8] = {1.0f,           1.0f,           0.5f,           0x1.555556p-3f,
+                        0x1.555556p-5f, 0x1.111112p-7f, 0x1.6c16c2p-10f, 0x1.a01a02p-13f};
+    float t, n, hi, r, lo, p;
+    int k;
+    if (x != x) return x;
+    if (x < -87.0f) return 0.0f;
+    if (x > 88.0f) return HUGE_VALF;
+    t = x * log2e;
+    n = rintf(t);
+    hi = n * ln2_hi;
+    r = x - hi;
+    lo = n * ln2_lo;
+    r = r - lo;
+    p = c[7];
+    for (k = 6; k >= 0; --k) {
+        p = p * r;
+        p = p + c[k];
+    }
+    return ldexpf(p, (int)n);
 }
 
 static inline int32_t tigris_i8_clamp(int32_t v, int32_t lo, int32_t hi) {
     return v < lo ? lo : (v > hi ? hi : v);
-}
-
-/* clamp(zero_point + mbqm(acc, multiplier, shift), lo, hi). */
-static inline int32_t tigris_i8_requant(int32_t acc, int32_t multiplier, int32_t shift, int32_t zero_point,
-                                        int32_t lo, int32_t hi) {
-    return tigris_i8_clamp(tigris_i8_sat_add(tigris_i8_mbqm(acc, multiplier, shift), zero_point), lo, hi);
-}
-
-/* TFLite's average rounding: (total +- count / 2) / count, C's truncating division, count > 0.
- * The caller keeps |total| + count / 2 within int32. */
-static inline int32_t tigris_i8_rounded_div(int32_t total, int32_t count) {
-    const int32_t half = count / 2;
-    return (total > 0 ? total + half : total - half) / count;
 }
 
 /* Stored 8-bit values as integers: value = (byte ^ flip) - bias; flip 0x80 and bias 128 for

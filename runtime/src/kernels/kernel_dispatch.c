@@ -32,7 +32,7 @@ const char *tigris_kernel_error_str(int err) {
     case TIGRIS_KERNEL_ERR_UNSUPPORTED: return "op type or dtype combination not implemented";
     case TIGRIS_KERNEL_ERR_SHAPE: return "operand shapes inconsistent with the op";
     case TIGRIS_KERNEL_ERR_BAND: return "a row the op needs is not resident in its band";
-    case TIGRIS_KERNEL_ERR_PARAMS: return "missing table, multipliers, parameters or tensor data";
+    case TIGRIS_KERNEL_ERR_PARAMS: return "missing table, scales, parameters or tensor data";
     case TIGRIS_KERNEL_ERR_RANGE: return "a size or parameter is beyond the kernel's integer range";
     default: return "unknown kernel error";
     }

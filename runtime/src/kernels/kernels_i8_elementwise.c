@@ -1,8 +1,5 @@
-/* kernels_i8_elementwise.c - int8 element-wise ops: add, sub, mul (ONNX broadcasting), the
- * lookup-table activations, and the float conversions quantize / dequantize. */
-#include <float.h>
-#include <math.h>
-#include <string.h>
+/* kernels_i8_elementwise.c - int8 element-wise ops: add, sub, mul, div (ONNX broadcasting),
+ * softmax, the lookup-table activations, and the float conversions quantize / dequantize. */
 
 #include "i8_math.h"
 #include "kernels_i8.h"
@@ -26,43 +23,24 @@ static int walk_setup(tk_iter_t *it, const tk_nd_t *out, const tk_nd_t *a, const
     return b != NULL ? tigris_k_iter_broadcast(it, out, order, b) : TIGRIS_KERNEL_OK;
 }
 
-/* ADD / SUB: TFLite's AddElementwise (tgr.add_params): both inputs, offset by their zero points,
- * shifted left by left_shift (20) and scaled by their multipliers (shifts <= 0); the sum or
- * difference is requantized with the output multiplier. MUL: clamp(out_zp + MBQM((a - zp_a)(b - zp_b))). */
+/* ADD, SUB, MUL, DIV: quantize(dequantize(a) op dequantize(b)) in float32, onnxruntime's QDQ
+ * steps; scales and zero points are the tensors'. */
 int tigris_i8_binary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                      void *user_ctx) {
     tk_nd_t out, a, b;
     tk_iter_t it;
-    tigris_i8_storage_t os, as, bs;
-    tigris_i8_mults_t q;
-    int32_t lo, hi, m = 0, s = 0;
-    const int is_mul = op->op_type == TIGRIS_OP_MUL;
-    const int subtract = op->op_type == TIGRIS_OP_SUB;
+    tigris_i8_q_t yq, aq, bq;
+    const uint8_t type = op->op_type;
     int err;
     (void)op_index;
     (void)user_ctx;
     if (op->num_inputs != 2) return TIGRIS_KERNEL_ERR_PARAMS;
-    if ((err = nd8(plan, mem, tk_output(plan, op, 0), &out, &os)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = nd8(plan, mem, tk_input(plan, op, 0), &a, &as)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = nd8(plan, mem, tk_input(plan, op, 1), &b, &bs)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_check_zp(&as, op->input_zp)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_check_zp(&bs, op->input2_zp)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_check_zp(&os, op->output_zp)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_act_range(op, &os, &lo, &hi)) != TIGRIS_KERNEL_OK) return err;
-    if (is_mul) {
-        if ((err = tigris_i8_mults(plan, op, 1, &q)) != TIGRIS_KERNEL_OK) return err;
-        m = q.mult[0];
-        s = q.shift[0];
-    } else {
-        /* |value - zp| <= 255: with left_shift <= 22 the shifted inputs stay below 2^30, and
-         * input multipliers below one (shifts <= 0) keep each scaled input below 2^30, so their
-         * sum or difference fits int32 */
-        if (op->left_shift < 0 || op->left_shift > 22 || op->input_multiplier < 0 || op->input2_multiplier < 0 ||
-            op->output_multiplier < 0 || op->input_shift > 0 || op->input2_shift > 0 ||
-            op->input_shift < TIGRIS_I8_SHIFT_MIN || op->input2_shift < TIGRIS_I8_SHIFT_MIN ||
-            op->output_shift < TIGRIS_I8_SHIFT_MIN || op->output_shift > TIGRIS_I8_SHIFT_MAX)
-            return TIGRIS_KERNEL_ERR_PARAMS;
-    }
+    if ((err = nd8(plan, mem, tk_output(plan, op, 0), &out, NULL)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = nd8(plan, mem, tk_input(plan, op, 0), &a, NULL)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = nd8(plan, mem, tk_input(plan, op, 1), &b, NULL)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_tensor_q(plan, out.tensor, &yq)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_tensor_q(plan, a.tensor, &aq)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_tensor_q(plan, b.tensor, &bq)) != TIGRIS_KERNEL_OK) return err;
     if ((err = walk_setup(&it, &out, &a, &b)) != TIGRIS_KERNEL_OK) return err;
     if (!tk_iter_start(&it)) return TIGRIS_KERNEL_OK;
     do {
@@ -71,22 +49,74 @@ int tigris_i8_binary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
         uint8_t *y = out.data + it.off[0];
         const uint8_t *x1 = a.data + it.off[1], *x2 = b.data + it.off[2];
         int32_t i;
-        if (is_mul) {
-            for (i = 0; i < count; ++i) {
-                int32_t v1 = tigris_i8_value(x1[i * sa], as.flip, as.bias) - op->input_zp;
-                int32_t v2 = tigris_i8_value(x2[i * sb], bs.flip, bs.bias) - op->input2_zp;
-                y[i * so] = tigris_i8_byte(tigris_i8_requant(v1 * v2, m, s, op->output_zp, lo, hi));
-            }
-        } else {
-            for (i = 0; i < count; ++i) {
-                int32_t v1 = (tigris_i8_value(x1[i * sa], as.flip, as.bias) - op->input_zp) * (1 << op->left_shift);
-                int32_t v2 = (tigris_i8_value(x2[i * sb], bs.flip, bs.bias) - op->input2_zp) * (1 << op->left_shift);
-                int32_t s1 = tigris_i8_mbqm(v1, op->input_multiplier, op->input_shift);
-                int32_t s2 = tigris_i8_mbqm(v2, op->input2_multiplier, op->input2_shift);
-                int32_t raw = subtract ? s1 - s2 : s1 + s2;
-                y[i * so] = tigris_i8_byte(
-                    tigris_i8_requant(raw, op->output_multiplier, op->output_shift, op->output_zp, lo, hi));
-            }
+        for (i = 0; i < count; ++i) {
+            const float f1 = tigris_i8_dequantize_q(&aq, x1[i * sa]);
+            const float f2 = tigris_i8_dequantize_q(&bq, x2[i * sb]);
+            float r;
+            if (type == TIGRIS_OP_ADD) r = f1 + f2;
+            else if (type == TIGRIS_OP_SUB) r = f1 - f2;
+            else if (type == TIGRIS_OP_MUL) r = f1 * f2;
+            else r = f1 / f2; /* DIV: IEEE (x / 0 is +-inf, 0 / 0 NaN, then saturated / lo) */
+            y[i * so] = tigris_i8_quantize_q(&yq, r);
+        }
+    } while (tk_iter_next(&it));
+    return TIGRIS_KERNEL_OK;
+}
+
+/* SOFTMAX along `axis` (runtime order): quantize(e / s) with e = expf(x - max) of the dequantized
+ * values and s their sum in index order, all float32 (quant/arith.py softmax_f32). Each slice
+ * along the axis is whole in every band (the op is DENSE: never tiled across rows). */
+int tigris_i8_softmax(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                      void *user_ctx) {
+    tk_nd_t out, x;
+    tk_iter_t it;
+    tigris_i8_q_t yq, xq;
+    int32_t order[TK_MAX_RANK], axis, j, pos, n;
+    ptrdiff_t sx, sy;
+    int err;
+    (void)op_index;
+    (void)user_ctx;
+    if ((err = nd8(plan, mem, tk_output(plan, op, 0), &out, NULL)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = nd8(plan, mem, tk_input(plan, op, 0), &x, NULL)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_tensor_q(plan, out.tensor, &yq)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_tensor_q(plan, x.tensor, &xq)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_k_require_full(&x)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_k_require_full(&out)) != TIGRIS_KERNEL_OK) return err;
+    if (x.rank < 1 || x.rank != out.rank) return TIGRIS_KERNEL_ERR_SHAPE;
+    for (j = 0; j < x.rank; ++j)
+        if (x.dims[j] != out.dims[j]) return TIGRIS_KERNEL_ERR_SHAPE;
+    axis = tigris_k_model_axis(op->axis, x.rank);
+    if (axis < 0) return TIGRIS_KERNEL_ERR_PARAMS;
+    /* walk every position but the softmax axis (its extent 1 in the walk), the axis in the loop */
+    for (j = 0, pos = 0; j < x.rank; ++j)
+        if (j != axis) order[pos++] = j;
+    order[pos] = axis;
+    tigris_k_iter_output(&it, &out, order);
+    it.hi[it.rank - 1] = it.lo[it.rank - 1] + 1;
+    if ((err = tigris_k_iter_broadcast(&it, &out, order, &x)) != TIGRIS_KERNEL_OK) return err;
+    n = x.dims[axis];
+    if (n < 1) return TIGRIS_KERNEL_OK; /* an empty tensor */
+    sx = x.strides[axis];
+    sy = out.strides[axis];
+    if (!tk_iter_start(&it)) return TIGRIS_KERNEL_OK;
+    do {
+        const uint8_t *v = x.data + it.off[1];
+        uint8_t *y = out.data + it.off[0];
+        float m, sum = 0.0f;
+        int32_t i;
+        m = tigris_i8_dequantize_q(&xq, v[0]);
+        for (i = 1; i < n; ++i) {
+            const float f = tigris_i8_dequantize_q(&xq, v[i * sx]);
+            if (f > m) m = f;
+        }
+        for (i = 0; i < n; ++i) {
+            const float d = tigris_i8_dequantize_q(&xq, v[i * sx]) - m;
+            sum = sum + tigris_i8_expf(d);
+        }
+        for (i = 0; i < n; ++i) { /* e / sum with e as summed: the same float32 steps again */
+            const float d = tigris_i8_dequantize_q(&xq, v[i * sx]) - m;
+            const float e = tigris_i8_expf(d);
+            y[i * sy] = tigris_i8_quantize_q(&yq, e / sum);
         }
     } while (tk_iter_next(&it));
     return TIGRIS_KERNEL_OK;
@@ -120,45 +150,25 @@ int tigris_i8_table(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
     return TIGRIS_KERNEL_OK;
 }
 
-/* The per-tensor (scale, zero point) of a conversion's quantized side. */
-static int conversion_params(const tigris_plan_t *plan, uint16_t t, const tigris_i8_storage_t *s, float *scale,
-                             int32_t *zp) {
-    const tigris_quant_param_t *q;
-    const tigris_tensor_t *tensor = &plan->tensors[t];
-    if (tensor->quant == TIGRIS_NONE16 || plan->quant_params == NULL || tensor->quant >= plan->num_quant_params)
-        return TIGRIS_KERNEL_ERR_PARAMS;
-    q = &plan->quant_params[tensor->quant];
-    if (q->axis >= 0) return TIGRIS_KERNEL_ERR_UNSUPPORTED; /* per-axis activations */
-    if (!(q->scale > 0.0f && q->scale <= FLT_MAX)) return TIGRIS_KERNEL_ERR_PARAMS;
-    *scale = q->scale;
-    *zp = q->zero_point;
-    return tigris_i8_check_zp(s, *zp);
-}
-
 static int is_f32_aligned(const void *p) {
     return ((uintptr_t)p % sizeof(float)) == 0;
 }
 
-/* QUANTIZE (float32 in): saturate(rint(x / scale) + zero_point), in float32 as onnxruntime's
- * QuantizeLinear and the interpreter (round half to even; NaN gives 0). */
+/* QUANTIZE (float32 in): onnxruntime's QuantizeLinear, clamp(rint(x / scale) + zero_point) with
+ * ties to even and NaN -> the storage minimum (i8_math.h tigris_i8_quantize_value). */
 int tigris_i8_quantize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                        void *user_ctx) {
     tk_nd_t out, x;
     tk_iter_t it;
-    tigris_i8_storage_t os;
-    float scale, zpf, lo, hi;
-    int32_t zp;
+    tigris_i8_q_t yq;
     int err;
     (void)op_index;
     (void)user_ctx;
-    if ((err = nd8(plan, mem, tk_output(plan, op, 0), &out, &os)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = nd8(plan, mem, tk_output(plan, op, 0), &out, NULL)) != TIGRIS_KERNEL_OK) return err;
     if ((err = nd8(plan, mem, tk_input(plan, op, 0), &x, NULL)) != TIGRIS_KERNEL_OK) return err;
     if (x.dtype != TIGRIS_DTYPE_F32) return TIGRIS_KERNEL_ERR_UNSUPPORTED;
     if (!is_f32_aligned(x.data)) return TIGRIS_KERNEL_ERR_PARAMS;
-    if ((err = conversion_params(plan, out.tensor, &os, &scale, &zp)) != TIGRIS_KERNEL_OK) return err;
-    zpf = (float)zp;
-    lo = (float)os.qmin;
-    hi = (float)os.qmax;
+    if ((err = tigris_i8_tensor_q(plan, out.tensor, &yq)) != TIGRIS_KERNEL_OK) return err;
     if ((err = walk_setup(&it, &out, &x, NULL)) != TIGRIS_KERNEL_OK) return err;
     if (!tk_iter_start(&it)) return TIGRIS_KERNEL_OK;
     do {
@@ -167,36 +177,26 @@ int tigris_i8_quantize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_
         uint8_t *y = out.data + it.off[0];
         const float *v = (const float *)(const void *)x.data + it.off[1];
         int32_t i;
-        for (i = 0; i < count; ++i) {
-            float r = v[i * sx] / scale;
-            float qv = rintf(r) + zpf;
-            int32_t stored;
-            if (isnan(qv)) stored = 0;
-            else if (qv <= lo) stored = os.qmin;
-            else if (qv >= hi) stored = os.qmax;
-            else stored = (int32_t)qv;
-            y[i * so] = tigris_i8_byte(stored);
-        }
+        for (i = 0; i < count; ++i)
+            y[i * so] = tigris_i8_quantize_q(&yq, v[i * sx]);
     } while (tk_iter_next(&it));
     return TIGRIS_KERNEL_OK;
 }
 
-/* DEQUANTIZE (float32 out): (x - zero_point) in integers, then one float32 multiply by scale. */
+/* DEQUANTIZE (float32 out): onnxruntime's DequantizeLinear, (float)(x - zero_point) * scale. */
 int tigris_i8_dequantize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                          void *user_ctx) {
     tk_nd_t out, x;
     tk_iter_t it;
-    tigris_i8_storage_t xs;
-    float scale;
-    int32_t zp;
+    tigris_i8_q_t xq;
     int err;
     (void)op_index;
     (void)user_ctx;
     if ((err = nd8(plan, mem, tk_output(plan, op, 0), &out, NULL)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = nd8(plan, mem, tk_input(plan, op, 0), &x, &xs)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = nd8(plan, mem, tk_input(plan, op, 0), &x, NULL)) != TIGRIS_KERNEL_OK) return err;
     if (out.dtype != TIGRIS_DTYPE_F32) return TIGRIS_KERNEL_ERR_UNSUPPORTED;
     if (!is_f32_aligned(out.data)) return TIGRIS_KERNEL_ERR_PARAMS;
-    if ((err = conversion_params(plan, x.tensor, &xs, &scale, &zp)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_tensor_q(plan, x.tensor, &xq)) != TIGRIS_KERNEL_OK) return err;
     if ((err = walk_setup(&it, &out, &x, NULL)) != TIGRIS_KERNEL_OK) return err;
     if (!tk_iter_start(&it)) return TIGRIS_KERNEL_OK;
     do {
@@ -205,7 +205,8 @@ int tigris_i8_dequantize(const tigris_plan_t *plan, const tigris_op_t *op, uint1
         float *y = (float *)(void *)out.data + it.off[0];
         const uint8_t *v = x.data + it.off[1];
         int32_t i;
-        for (i = 0; i < count; ++i) y[i * so] = (float)(tigris_i8_value(v[i * sx], xs.flip, xs.bias) - zp) * scale;
+        for (i = 0; i < count; ++i)
+            y[i * so] = tigris_i8_dequantize_q(&xq, v[i * sx]);
     } while (tk_iter_next(&it));
     return TIGRIS_KERNEL_OK;
 }

@@ -1,6 +1,7 @@
 /* kernels_i8_misc.c - the int8 kernel table, shared checks, and the ops that move stored values
- * (concat, pad, resize, reshape-like copies, transpose), each requantized when the op carries a
- * multiplier (its result's quantization differs from its input's; tgr_int8.py `_moved`). */
+ * (concat, pad, resize, reshape-like copies, transpose), each value requantized,
+ * quantize(dequantize(v)), when its input's quantization differs from the result's
+ * (tgr_int8.py `_moved`); and reduce_mean. */
 #include <string.h>
 
 #include "i8_math.h"
@@ -21,7 +22,9 @@ tigris_kernel_fn tigris_i8_kernel_for(uint8_t op_type) {
     case TIGRIS_OP_REDUCE_MEAN: return tigris_i8_reduce_mean;
     case TIGRIS_OP_ADD:
     case TIGRIS_OP_SUB:
-    case TIGRIS_OP_MUL: return tigris_i8_binary;
+    case TIGRIS_OP_MUL:
+    case TIGRIS_OP_DIV: return tigris_i8_binary;
+    case TIGRIS_OP_SOFTMAX: return tigris_i8_softmax;
     case TIGRIS_OP_RELU:
     case TIGRIS_OP_RELU6:
     case TIGRIS_OP_CLIP:
@@ -39,7 +42,7 @@ tigris_kernel_fn tigris_i8_kernel_for(uint8_t op_type) {
     case TIGRIS_OP_SQUEEZE:
     case TIGRIS_OP_UNSQUEEZE: return tigris_i8_copy;
     case TIGRIS_OP_TRANSPOSE: return tigris_i8_transpose;
-    default: return NULL; /* SOFTMAX, DIV, BATCH_NORM, INST_NORM: no int8 semantics */
+    default: return NULL; /* BATCH_NORM, INST_NORM: the compiler runs them in float */
     }
 }
 
@@ -63,20 +66,17 @@ int tigris_i8_storage(uint8_t dtype, tigris_i8_storage_t *out) {
     return TIGRIS_KERNEL_ERR_UNSUPPORTED;
 }
 
-int tigris_i8_mults(const tigris_plan_t *plan, const tigris_op_t *op, uint32_t count, tigris_i8_mults_t *out) {
+int tigris_i8_scales(const tigris_plan_t *plan, const tigris_op_t *op, uint32_t count, tigris_i8_scales_t *out) {
     uint32_t i;
-    out->mult = out->shift = NULL;
-    out->count = op->num_mults;
-    if (count != TIGRIS_I8_ANY && op->num_mults != count) return TIGRIS_KERNEL_ERR_PARAMS;
-    if (op->num_mults == 0) return TIGRIS_KERNEL_OK;
-    if (plan->quant_data == NULL || (uint64_t)op->mults + 2u * (uint64_t)op->num_mults > plan->quant_data_len)
+    out->bits = NULL;
+    out->count = op->num_scales;
+    if (op->num_scales != count) return TIGRIS_KERNEL_ERR_PARAMS;
+    if (count == 0) return TIGRIS_KERNEL_OK;
+    if (plan->quant_data == NULL || (uint64_t)op->scales + (uint64_t)count > plan->quant_data_len)
         return TIGRIS_KERNEL_ERR_PARAMS;
-    out->mult = tigris_op_multipliers(plan, op);
-    out->shift = tigris_op_shifts(plan, op);
-    for (i = 0; i < op->num_mults; ++i) {
-        if (out->mult[i] < 0 || out->shift[i] < TIGRIS_I8_SHIFT_MIN || out->shift[i] > TIGRIS_I8_SHIFT_MAX)
-            return TIGRIS_KERNEL_ERR_PARAMS;
-    }
+    out->bits = tigris_op_scale_bits(plan, op);
+    for (i = 0; i < count; ++i)
+        if (!tigris_i8_scale_ok(tigris_i8_f32(out->bits[i]))) return TIGRIS_KERNEL_ERR_PARAMS;
     return TIGRIS_KERNEL_OK;
 }
 
@@ -97,14 +97,25 @@ static const tigris_quant_param_t *quant_of(const tigris_plan_t *plan, uint16_t 
     return &plan->quant_params[t->quant];
 }
 
-int tigris_i8_tensor_zp(const tigris_plan_t *plan, uint16_t tensor_idx, int32_t *zp) {
+int tigris_i8_tensor_q(const tigris_plan_t *plan, uint16_t tensor_idx, tigris_i8_q_t *out) {
     const tigris_quant_param_t *q;
-    *zp = 0;
+    int err;
     if (tensor_idx >= plan->header->num_tensors) return TIGRIS_KERNEL_ERR_PARAMS;
+    if ((err = tigris_i8_storage(plan->tensors[tensor_idx].dtype, &out->s)) != TIGRIS_KERNEL_OK) return err;
     q = quant_of(plan, tensor_idx);
-    if (q == NULL) return TIGRIS_KERNEL_OK;
-    if (q->axis >= 0) return TIGRIS_KERNEL_ERR_PARAMS;
-    *zp = q->zero_point;
+    if (q == NULL || q->axis >= 0 || !tigris_i8_scale_ok(q->scale)) return TIGRIS_KERNEL_ERR_PARAMS;
+    out->scale = q->scale;
+    out->zp = q->zero_point;
+    return tigris_i8_check_zp(&out->s, out->zp);
+}
+
+int tigris_i8_move_setup(const tigris_plan_t *plan, uint16_t in, uint16_t out, tigris_i8_move_t *mv) {
+    int err;
+    memset(mv, 0, sizeof(*mv));
+    if ((err = tigris_i8_tensor_q(plan, in, &mv->in)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_tensor_q(plan, out, &mv->out)) != TIGRIS_KERNEL_OK) return err;
+    mv->requant = mv->in.s.flip != mv->out.s.flip || mv->in.zp != mv->out.zp ||
+                  memcmp(&mv->in.scale, &mv->out.scale, sizeof mv->in.scale) != 0;
     return TIGRIS_KERNEL_OK;
 }
 
@@ -129,51 +140,15 @@ int tigris_i8_channel_zps(const tigris_plan_t *plan, uint16_t tensor_idx, int32_
 
 /* -- moving stored values ------------------------------------------------------------------- */
 
-/* How a data-movement op rewrites values: identity, or rescale to the result's parameters. */
-typedef struct {
-    int requant;
-    int32_t mult, shift, in_zp, out_zp, lo, hi;
-    tigris_i8_storage_t in, out;
-} i8_move_t;
-
-/* The move of an op with operand tensor `in` and result `out`: a requantization when the op
- * has a multiplier (one pair, or pair `pair` of several), else a copy of identical storage. */
-static int move_setup(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t in, uint16_t out, uint32_t pair,
-                      i8_move_t *mv) {
-    tigris_i8_mults_t q;
-    int err;
-    memset(mv, 0, sizeof(*mv));
-    if ((err = tigris_i8_storage(plan->tensors[in].dtype, &mv->in)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_storage(plan->tensors[out].dtype, &mv->out)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_mults(plan, op, TIGRIS_I8_ANY, &q)) != TIGRIS_KERNEL_OK) return err;
-    if (q.count == 0) return mv->in.flip == mv->out.flip ? TIGRIS_KERNEL_OK : TIGRIS_KERNEL_ERR_PARAMS;
-    if (pair >= q.count) return TIGRIS_KERNEL_ERR_PARAMS;
-    mv->requant = 1;
-    mv->mult = q.mult[pair];
-    mv->shift = q.shift[pair];
-    if ((err = tigris_i8_tensor_zp(plan, in, &mv->in_zp)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_tensor_zp(plan, out, &mv->out_zp)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_check_zp(&mv->in, mv->in_zp)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_check_zp(&mv->out, mv->out_zp)) != TIGRIS_KERNEL_OK) return err;
-    return tigris_i8_act_range(op, &mv->out, &mv->lo, &mv->hi);
-}
-
-static inline uint8_t move_byte(const i8_move_t *mv, uint8_t byte) {
-    int32_t v;
-    if (!mv->requant) return byte;
-    v = tigris_i8_value(byte, mv->in.flip, mv->in.bias) - mv->in_zp;
-    return tigris_i8_byte(tigris_i8_requant(v, mv->mult, mv->shift, mv->out_zp, mv->lo, mv->hi));
-}
-
 /* `count` values from src (stride ss) to dst (stride ds); memmove when nothing changes. */
-static void move_run(const i8_move_t *mv, uint8_t *dst, ptrdiff_t ds, const uint8_t *src, ptrdiff_t ss,
+static void move_run(const tigris_i8_move_t *mv, uint8_t *dst, ptrdiff_t ds, const uint8_t *src, ptrdiff_t ss,
                      int32_t count) {
     int32_t i;
     if (!mv->requant && ds == 1 && ss == 1) {
         memmove(dst, src, (size_t)count);
         return;
     }
-    for (i = 0; i < count; ++i) dst[(ptrdiff_t)i * ds] = move_byte(mv, src[(ptrdiff_t)i * ss]);
+    for (i = 0; i < count; ++i) dst[(ptrdiff_t)i * ds] = tigris_i8_move_byte(mv, src[(ptrdiff_t)i * ss]);
 }
 
 /* An 8-bit operand as a tk_nd_t in runtime (channels-last) axis order. */
@@ -187,7 +162,7 @@ static int nd_runtime(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16
 }
 
 /* Walk `out` (runtime order) and move operand 1 of the walk into it. */
-static void move_walk(const i8_move_t *mv, tk_iter_t *it, uint8_t *out, const uint8_t *in) {
+static void move_walk(const tigris_i8_move_t *mv, tk_iter_t *it, uint8_t *out, const uint8_t *in) {
     const int32_t last = it->rank - 1;
     if (!tk_iter_start(it)) return;
     do {
@@ -221,7 +196,7 @@ int tigris_i8_concat(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
                      void *user_ctx) {
     tk_nd_t out, in;
     tk_iter_t it;
-    i8_move_t mv;
+    tigris_i8_move_t mv;
     int32_t axis_of[TK_MAX_RANK], shift[TK_MAX_RANK];
     int32_t axis, j, offset = 0;
     uint32_t i;
@@ -232,7 +207,6 @@ int tigris_i8_concat(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
     if (out.rank < 1) return TIGRIS_KERNEL_ERR_SHAPE;
     axis = op->axis < 0 ? op->axis + out.rank : op->axis;
     if (axis < 0 || axis >= out.rank) return TIGRIS_KERNEL_ERR_PARAMS;
-    if (op->num_mults != 0 && op->num_mults != op->num_inputs) return TIGRIS_KERNEL_ERR_PARAMS;
     /* pass 0 checks every input (shapes, parameters, band), pass 1 writes */
     for (pass = 0; pass < 2; ++pass) {
         offset = 0;
@@ -243,7 +217,7 @@ int tigris_i8_concat(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
             for (j = 0; j < out.rank; ++j)
                 if (j != axis && in.dims[j] != out.dims[j]) return TIGRIS_KERNEL_ERR_SHAPE;
             if (in.dims[axis] > out.dims[axis] - offset) return TIGRIS_KERNEL_ERR_SHAPE;
-            if ((err = move_setup(plan, op, t, out.tensor, i, &mv)) != TIGRIS_KERNEL_OK) return err;
+            if ((err = tigris_i8_move_setup(plan, t, out.tensor, &mv)) != TIGRIS_KERNEL_OK) return err;
             tigris_k_iter_output(&it, &out, NULL);
             if (it.lo[axis] < offset) it.lo[axis] = offset;
             if (it.hi[axis] > offset + in.dims[axis]) it.hi[axis] = offset + in.dims[axis];
@@ -266,7 +240,7 @@ int tigris_i8_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16
                         void *user_ctx) {
     tk_nd_t out, in;
     tk_iter_t it;
-    i8_move_t mv;
+    tigris_i8_move_t mv;
     int32_t axis_of[TK_MAX_RANK];
     const int32_t *perm = tk_params(plan, op);
     uint32_t seen = 0;
@@ -284,7 +258,7 @@ int tigris_i8_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16
         if (in.dims[perm[j]] != out.dims[j]) return TIGRIS_KERNEL_ERR_SHAPE;
         axis_of[j] = perm[j];
     }
-    if ((err = move_setup(plan, op, in.tensor, out.tensor, 0, &mv)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_move_setup(plan, in.tensor, out.tensor, &mv)) != TIGRIS_KERNEL_OK) return err;
     tigris_k_iter_output(&it, &out, NULL);
     if ((err = walk_operand(&it, &in, axis_of, NULL)) != TIGRIS_KERNEL_OK) return err;
     move_walk(&mv, &it, out.data, in.data);
@@ -292,7 +266,7 @@ int tigris_i8_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16
 }
 
 /* Element i of `in` in model order to element i of `out` in model order (both whole). */
-static int move_model_order(const i8_move_t *mv, const tk_nd_t *out, const tk_nd_t *in) {
+static int move_model_order(const tigris_i8_move_t *mv, const tk_nd_t *out, const tk_nd_t *in) {
     tk_flat_t f;
     int err;
     if ((err = tigris_k_require_full(in)) != TIGRIS_KERNEL_OK) return err;
@@ -312,7 +286,7 @@ int tigris_i8_copy(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
                    void *user_ctx) {
     tigris_view_t in, out;
     tk_nd_t in_nd, out_nd;
-    i8_move_t mv;
+    tigris_i8_move_t mv;
     uint16_t ti = tk_input(plan, op, 0), to = tk_output(plan, op, 0);
     int32_t n;
     int err;
@@ -323,7 +297,7 @@ int tigris_i8_copy(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
     if ((err = tigris_view_of(plan, mem, to, &out)) != TIGRIS_KERNEL_OK) return err;
     if (in.elem != 1 || out.elem != 1) return TIGRIS_KERNEL_ERR_UNSUPPORTED;
     if (plan->tensors[ti].size != plan->tensors[to].size) return TIGRIS_KERNEL_ERR_SHAPE;
-    if ((err = move_setup(plan, op, ti, to, 0, &mv)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_move_setup(plan, ti, to, &mv)) != TIGRIS_KERNEL_OK) return err;
     if (!tk_reshape_copies_bytes(plan, op)) {
         if ((err = tigris_k_nd_of(plan, mem, ti, &in_nd)) != TIGRIS_KERNEL_OK) return err;
         if ((err = tigris_k_nd_of(plan, mem, to, &out_nd)) != TIGRIS_KERNEL_OK) return err;
@@ -374,8 +348,9 @@ static int32_t map_index(const i8_axis_map_t *m, int32_t o) {
     return m->first + i;
 }
 
-/* out[o] = in[map(o)] per axis (runtime order), the pad value where any axis maps to -1. */
-static int gather(const tk_nd_t *out, const tk_nd_t *in, const i8_axis_map_t *maps, const i8_move_t *mv,
+/* out[o] = in[map(o)] per axis (runtime order), moved by mv; the pad byte (already at the
+ * result's parameters) where any axis maps to -1. */
+static int gather(const tk_nd_t *out, const tk_nd_t *in, const i8_axis_map_t *maps, const tigris_i8_move_t *mv,
                   uint8_t pad_byte, int write) {
     int32_t idx[TK_MAX_RANK], lo[TK_MAX_RANK], hi[TK_MAX_RANK];
     const int32_t r = out->rank, last = out->rank - 1;
@@ -407,8 +382,8 @@ static int gather(const tk_nd_t *out, const tk_nd_t *in, const i8_axis_map_t *ma
         }
         for (o = lo[last]; o < hi[last]; ++o) {
             int32_t src = outside ? -1 : map_index(&maps[last], o);
-            uint8_t byte = src < 0 ? pad_byte : in->data[in_off + (ptrdiff_t)src * in->strides[last]];
-            out->data[out_off + (ptrdiff_t)o * out->strides[last]] = move_byte(mv, byte);
+            out->data[out_off + (ptrdiff_t)o * out->strides[last]] =
+                src < 0 ? pad_byte : tigris_i8_move_byte(mv, in->data[in_off + (ptrdiff_t)src * in->strides[last]]);
         }
         for (a = last - 1; a >= 0; --a) {
             if (++idx[a] < hi[a]) break;
@@ -419,11 +394,12 @@ static int gather(const tk_nd_t *out, const tk_nd_t *in, const i8_axis_map_t *ma
 }
 
 /* PAD: params [begin_0..begin_{r-1}, end_0..end_{r-1}] (runtime order, negative crops), mode
- * constant (pad_value_q, the stored value at the input's parameters), reflect or edge. */
+ * constant (pad_value_q, the stored value of the constant at the result's parameters), reflect or
+ * edge; the input's values are moved to the result's parameters. */
 int tigris_i8_pad(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                   void *user_ctx) {
     tk_nd_t out, in;
-    i8_move_t mv;
+    tigris_i8_move_t mv;
     i8_axis_map_t maps[TK_MAX_RANK];
     const int32_t *pads = tk_params(plan, op);
     int32_t a;
@@ -435,8 +411,8 @@ int tigris_i8_pad(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_
     if (pads == NULL || in.rank != out.rank || out.rank < 1 || op->num_params != 2u * (uint32_t)out.rank)
         return TIGRIS_KERNEL_ERR_PARAMS;
     if (op->mode > TIGRIS_PAD_EDGE) return TIGRIS_KERNEL_ERR_UNSUPPORTED;
-    if ((err = move_setup(plan, op, in.tensor, out.tensor, 0, &mv)) != TIGRIS_KERNEL_OK) return err;
-    if (op->mode == TIGRIS_PAD_CONSTANT && (err = tigris_i8_check_zp(&mv.in, op->pad_value_q)) != TIGRIS_KERNEL_OK)
+    if ((err = tigris_i8_move_setup(plan, in.tensor, out.tensor, &mv)) != TIGRIS_KERNEL_OK) return err;
+    if (op->mode == TIGRIS_PAD_CONSTANT && (err = tigris_i8_check_zp(&mv.out.s, op->pad_value_q)) != TIGRIS_KERNEL_OK)
         return err;
     for (a = 0; a < out.rank; ++a) {
         int64_t b = pads[a], e = pads[out.rank + a];
@@ -463,7 +439,7 @@ int tigris_i8_pad(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_
 int tigris_i8_resize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                      void *user_ctx) {
     tk_nd_t out, in;
-    i8_move_t mv;
+    tigris_i8_move_t mv;
     i8_axis_map_t maps[TK_MAX_RANK];
     const int32_t *scales = tk_params(plan, op);
     int32_t a;
@@ -476,7 +452,7 @@ int tigris_i8_resize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
     if ((err = nd_runtime(plan, mem, tk_input(plan, op, 0), &in)) != TIGRIS_KERNEL_OK) return err;
     if (scales == NULL || in.rank != out.rank || out.rank < 1 || op->num_params != (uint32_t)out.rank)
         return TIGRIS_KERNEL_ERR_PARAMS;
-    if ((err = move_setup(plan, op, in.tensor, out.tensor, 0, &mv)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_move_setup(plan, in.tensor, out.tensor, &mv)) != TIGRIS_KERNEL_OK) return err;
     for (a = 0; a < out.rank; ++a) {
         if (scales[a] < 1) return TIGRIS_KERNEL_ERR_PARAMS;
         if ((int64_t)in.dims[a] * scales[a] != out.dims[a]) return TIGRIS_KERNEL_ERR_SHAPE;
@@ -500,16 +476,16 @@ typedef struct {
 } i8_reduced_t;
 
 /* No axis reduced: the interpreter's requantizing move, element for element. */
-static int mean_move(const tigris_plan_t *plan, const tigris_op_t *op, const tk_nd_t *in, const tk_nd_t *out) {
+static int mean_move(const tigris_plan_t *plan, const tk_nd_t *in, const tk_nd_t *out) {
     tk_iter_t it;
-    i8_move_t mv;
+    tigris_i8_move_t mv;
     int32_t order[TK_MAX_RANK];
     int32_t a;
     int err;
     if (in->rank != out->rank || out->rank < 1) return TIGRIS_KERNEL_ERR_SHAPE;
     for (a = 0; a < out->rank; ++a)
         if (in->dims[a] != out->dims[a]) return TIGRIS_KERNEL_ERR_SHAPE;
-    if ((err = move_setup(plan, op, in->tensor, out->tensor, 0, &mv)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_move_setup(plan, in->tensor, out->tensor, &mv)) != TIGRIS_KERNEL_OK) return err;
     tigris_k_storage_order(out, order);
     tigris_k_iter_output(&it, out, order);
     if ((err = walk_operand(&it, in, order, NULL)) != TIGRIS_KERNEL_OK) return err; /* same axes */
@@ -529,7 +505,7 @@ static int mean_setup(const tk_nd_t *in, const tk_nd_t *out, uint32_t reduced, i
     if (out->rank != (keep ? in->rank : kept)) return TIGRIS_KERNEL_ERR_SHAPE;
     for (a = 0; a < in->rank; ++a) {
         if (reduced & (1u << a)) {
-            if (count > INT32_MAX / 255 / in->dims[a]) return TIGRIS_KERNEL_ERR_PARAMS;
+            if (in->dims[a] < 1 || count > TIGRIS_I8_MAX_MEAN_COUNT / in->dims[a]) return TIGRIS_KERNEL_ERR_PARAMS;
             count *= in->dims[a];
             red->dims[red->num] = in->dims[a];
             red->strides[red->num++] = in->strides[a];
@@ -549,18 +525,18 @@ static int mean_setup(const tk_nd_t *in, const tk_nd_t *out, uint32_t reduced, i
     return walk_operand(it, in, axis_of, NULL);
 }
 
-/* TFLite MEAN as the interpreter: clamp(out_zp + MBQM(sum(x - in_zp), M(s_x / (s_y count)))),
- * params = reduced axes (runtime order), KEEPDIMS flag. No axis: a requantizing copy. */
+/* The mean as the interpreter: total = sum(x - zx) over the reduced axes, exactly in int32;
+ * quantize(((float)total * sx) / count), params = reduced axes (runtime order), KEEPDIMS flag.
+ * No axis: a requantizing copy. */
 int tigris_i8_reduce_mean(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                           void *user_ctx) {
     tk_nd_t out, in;
     tk_iter_t it;
     i8_reduced_t red;
-    tigris_i8_storage_t xs, ys;
-    tigris_i8_mults_t q;
+    tigris_i8_q_t xq, yq;
     const int32_t *axes = tk_params(plan, op);
     uint32_t reduced = 0;
-    int32_t a, j, lo, hi;
+    int32_t a, j, count = 1;
     int err;
     (void)op_index;
     (void)user_ctx;
@@ -575,15 +551,12 @@ int tigris_i8_reduce_mean(const tigris_plan_t *plan, const tigris_op_t *op, uint
     }
     if ((err = tigris_k_require_full(&in)) != TIGRIS_KERNEL_OK) return err;
     if ((err = tigris_k_require_full(&out)) != TIGRIS_KERNEL_OK) return err;
-    if (reduced == 0) return mean_move(plan, op, &in, &out);
-    if ((err = tigris_i8_storage(in.dtype, &xs)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_storage(out.dtype, &ys)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_mults(plan, op, 1, &q)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_check_zp(&xs, op->input_zp)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_check_zp(&ys, op->output_zp)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_act_range(op, &ys, &lo, &hi)) != TIGRIS_KERNEL_OK) return err;
+    if (reduced == 0) return mean_move(plan, &in, &out);
+    if ((err = tigris_i8_tensor_q(plan, in.tensor, &xq)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_tensor_q(plan, out.tensor, &yq)) != TIGRIS_KERNEL_OK) return err;
     if ((err = mean_setup(&in, &out, reduced, (op->flags & TIGRIS_OPF_KEEPDIMS) != 0, &it, &red)))
         return err;
+    for (j = 0; j < red.num; ++j) count *= red.dims[j]; /* mean_setup kept it <= TIGRIS_I8_MAX_MEAN_COUNT */
     if (!tk_iter_start(&it)) return TIGRIS_KERNEL_OK;
     do {
         const int32_t last = it.rank - 1;
@@ -594,7 +567,7 @@ int tigris_i8_reduce_mean(const tigris_plan_t *plan, const tigris_op_t *op, uint
             ptrdiff_t off = 0;
             for (j = 0; j < red.num; ++j) idx[j] = 0;
             for (;;) { /* odometer over the reduced axes */
-                sum += tigris_i8_value(base[off], xs.flip, xs.bias) - op->input_zp;
+                sum += tigris_i8_value(base[off], xq.s.flip, xq.s.bias) - xq.zp;
                 for (j = red.num - 1; j >= 0; --j) {
                     off += red.strides[j];
                     if (++idx[j] < red.dims[j]) break;
@@ -603,8 +576,8 @@ int tigris_i8_reduce_mean(const tigris_plan_t *plan, const tigris_op_t *op, uint
                 }
                 if (j < 0) break;
             }
-            out.data[it.off[0] + (ptrdiff_t)e * it.stride[0][last]] =
-                tigris_i8_byte(tigris_i8_requant(sum, q.mult[0], q.shift[0], op->output_zp, lo, hi));
+            out.data[it.off[0] + (ptrdiff_t)e * it.stride[0][last]] = tigris_i8_byte(
+                tigris_i8_mean(sum, count, xq.scale, yq.scale, yq.zp, yq.s.qmin, yq.s.qmax));
         }
     } while (tk_iter_next(&it));
     return TIGRIS_KERNEL_OK;

@@ -1,9 +1,11 @@
 /* kernels_i8_window.c - int8 convolutions, dense layers and pools (channels-last, band-aware).
  *
  * conv family, fully_conn, matmul: acc = sum (x - zp_x)(w - zp_w[c]) (+ bias[c]) in int32;
- * y = clamp(zp_y + MBQM(acc, m[c], s[c]), act_min, act_max). Padding holds zp_x, so it adds 0.
+ * y = clamp(rint((float)acc * S[c]) + zp_y, act_min, act_max) with the op's float32 scales S
+ * (i8_math.h tigris_i8_requant). Padding holds zp_x, so it adds 0.
  * Before anything is written the kernels check that no accumulator can leave int32 (taps x
- * largest |x - zp_x| x largest |w - zp_w| + largest |bias|), as TFLite assumes.
+ * largest |x - zp_x| x largest |w - zp_w| + largest |bias|: quant/arith.py dense_accumulator_fits,
+ * which compute-quant-scales checks at compile time).
  */
 #include <string.h>
 
@@ -181,7 +183,7 @@ int tigris_i8_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
     tigris_view_t x, y, w;
     i8_io_t io;
     i8_weight_q_t wq;
-    tigris_i8_mults_t q;
+    tigris_i8_scales_t q;
     i8_axis_t ah, aw;
     const int32_t *bias, *ws;
     const tigris_tensor_t *wt;
@@ -229,7 +231,7 @@ int tigris_i8_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
     if ((err = axis_init(&aw, x.w, y.w, op->kernel_w, op->stride_w, op->dilation_w, op->pad_left, op->pad_right)))
         return err;
     if ((err = axis_conv(&ah)) != TIGRIS_KERNEL_OK || (err = axis_conv(&aw)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_mults(plan, op, (uint32_t)O, &q)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_scales(plan, op, (uint32_t)O, &q)) != TIGRIS_KERNEL_OK) return err;
     if ((err = weight_q(plan, tw, depthwise ? 2 : 0, O, &wq)) != TIGRIS_KERNEL_OK) return err;
     if ((err = bias_of(plan, mem, op, 2, O, &bias, &max_bias)) != TIGRIS_KERNEL_OK) return err;
     taps = (uint32_t)KH * (uint32_t)KW * (uint32_t)icg; /* == the weight's size, < 2^32 */
@@ -269,7 +271,7 @@ int tigris_i8_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
                                 acc += centered(xp[i], io.xs.flip, io.x_off) * centered(wp[i], wq.s.flip, w_off);
                         }
                     }
-                    yp[o] = tigris_i8_byte(tigris_i8_requant(acc, q.mult[o], q.shift[o], io.y_zp, io.lo, io.hi));
+                    yp[o] = tigris_i8_byte(tigris_i8_requant(acc, tigris_i8_f32(q.bits[o]), io.y_zp, io.lo, io.hi));
                 }
             }
         }
@@ -287,7 +289,7 @@ int tigris_i8_conv_transpose(const tigris_plan_t *plan, const tigris_op_t *op, u
     tigris_view_t x, y, w;
     i8_io_t io;
     i8_weight_q_t wq;
-    tigris_i8_mults_t q;
+    tigris_i8_scales_t q;
     i8_axis_t ah, aw;
     const int32_t *bias, *ws, *params = tk_params(plan, op);
     const tigris_tensor_t *wt;
@@ -328,7 +330,7 @@ int tigris_i8_conv_transpose(const tigris_plan_t *plan, const tigris_op_t *op, u
     if ((int64_t)ah.s * (ah.in - 1) + axis_span(&ah) + oph - ah.pb - ah.pe != y.h ||
         (int64_t)aw.s * (aw.in - 1) + axis_span(&aw) + opw - aw.pb - aw.pe != y.w)
         return TIGRIS_KERNEL_ERR_SHAPE;
-    if ((err = tigris_i8_mults(plan, op, (uint32_t)O, &q)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_scales(plan, op, (uint32_t)O, &q)) != TIGRIS_KERNEL_OK) return err;
     if ((err = weight_q(plan, tw, 0, O, &wq)) != TIGRIS_KERNEL_OK) return err;
     if ((err = bias_of(plan, mem, op, 2, O, &bias, &max_bias)) != TIGRIS_KERNEL_OK) return err;
     /* at most every tap reaches an output pixel (all of them when the dilation is a multiple of the stride) */
@@ -362,7 +364,7 @@ int tigris_i8_conv_transpose(const tigris_plan_t *plan, const tigris_op_t *op, u
                                 acc += centered(xp[i], io.xs.flip, io.x_off) * centered(wp[i], wq.s.flip, w_off);
                         }
                     }
-                    yp[o] = tigris_i8_byte(tigris_i8_requant(acc, q.mult[o], q.shift[o], io.y_zp, io.lo, io.hi));
+                    yp[o] = tigris_i8_byte(tigris_i8_requant(acc, tigris_i8_f32(q.bits[o]), io.y_zp, io.lo, io.hi));
                 }
             }
         }
@@ -379,7 +381,7 @@ int tigris_i8_fully_conn(const tigris_plan_t *plan, const tigris_op_t *op, uint1
     tigris_view_t x, y, w;
     i8_io_t io;
     i8_weight_q_t wq;
-    tigris_i8_mults_t q;
+    tigris_i8_scales_t q;
     const int32_t *bias, *ws;
     const tigris_tensor_t *wt;
     uint32_t max_bias, rows, r;
@@ -403,7 +405,7 @@ int tigris_i8_fully_conn(const tigris_plan_t *plan, const tigris_op_t *op, uint1
     rows = plan->tensors[tx].size / (uint32_t)K;
     if ((uint64_t)rows * (uint64_t)O != plan->tensors[ty].size) return TIGRIS_KERNEL_ERR_SHAPE;
     if (plan->tensors[ty].ndim >= 3 && (int64_t)y.h * y.w != 1) return TIGRIS_KERNEL_ERR_SHAPE;
-    if ((err = tigris_i8_mults(plan, op, (uint32_t)O, &q)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_scales(plan, op, (uint32_t)O, &q)) != TIGRIS_KERNEL_OK) return err;
     if ((err = weight_q(plan, tw, 0, O, &wq)) != TIGRIS_KERNEL_OK) return err;
     if ((err = bias_of(plan, mem, op, 2, O, &bias, &max_bias)) != TIGRIS_KERNEL_OK) return err;
     if ((err = acc_fits((uint32_t)K, max_offset(&io.xs, op->input_zp), wq.max_offset, max_bias))) return err;
@@ -415,7 +417,7 @@ int tigris_i8_fully_conn(const tigris_plan_t *plan, const tigris_op_t *op, uint1
             const int32_t w_off = weight_offset(&wq, o);
             int32_t acc = bias != NULL ? bias[o] : 0;
             for (k = 0; k < K; ++k) acc += centered(xr[k], io.xs.flip, io.x_off) * centered(wr[k], wq.s.flip, w_off);
-            yr[o] = tigris_i8_byte(tigris_i8_requant(acc, q.mult[o], q.shift[o], io.y_zp, io.lo, io.hi));
+            yr[o] = tigris_i8_byte(tigris_i8_requant(acc, tigris_i8_f32(q.bits[o]), io.y_zp, io.lo, io.hi));
         }
     }
     return TIGRIS_KERNEL_OK;
@@ -429,7 +431,7 @@ int tigris_i8_matmul(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
     tk_nd_t a, b, y;
     tigris_i8_storage_t as, ys;
     i8_weight_q_t bq;
-    tigris_i8_mults_t q;
+    tigris_i8_scales_t q;
     int32_t idx[TK_MAX_RANK];
     int32_t M, K, N, nb, j, m, c, k, lo, hi;
     ptrdiff_t a_m, a_k, b_k, b_n, y_m, y_n;
@@ -470,7 +472,7 @@ int tigris_i8_matmul(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
     if ((err = tigris_i8_check_zp(&as, op->input_zp)) != TIGRIS_KERNEL_OK) return err;
     if ((err = tigris_i8_check_zp(&ys, op->output_zp)) != TIGRIS_KERNEL_OK) return err;
     if ((err = tigris_i8_act_range(op, &ys, &lo, &hi)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_mults(plan, op, (uint32_t)N, &q)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_scales(plan, op, (uint32_t)N, &q)) != TIGRIS_KERNEL_OK) return err;
     if ((err = weight_q(plan, b.tensor, b.rank - 1, N, &bq)) != TIGRIS_KERNEL_OK) return err;
     if ((err = acc_fits((uint32_t)K, max_offset(&as, op->input_zp), bq.max_offset, 0))) return err;
     for (;;) {
@@ -489,7 +491,7 @@ int tigris_i8_matmul(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
                     acc += centered(a.data[ao + m * a_m + k * a_k], as.flip, as.bias + op->input_zp) *
                            centered(b.data[bo + k * b_k + c * b_n], bq.s.flip, b_off);
                 y.data[yo + m * y_m + c * y_n] =
-                    tigris_i8_byte(tigris_i8_requant(acc, q.mult[c], q.shift[c], op->output_zp, lo, hi));
+                    tigris_i8_byte(tigris_i8_requant(acc, tigris_i8_f32(q.bits[c]), op->output_zp, lo, hi));
             }
         }
         for (j = nb - 1; j >= 0; --j) {
@@ -502,33 +504,15 @@ int tigris_i8_matmul(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
 
 /* -- pools ----------------------------------------------------------------------------------- */
 
-/* The optional requantization of a pool's result (stored values to the result's parameters). */
-typedef struct {
-    int requant;
-    int32_t mult, shift, in_zp, out_zp, lo, hi;
-} i8_requant_t;
-
-static int pool_requant(const tigris_plan_t *plan, const tigris_op_t *op, const tigris_i8_storage_t *xs,
-                        const tigris_i8_storage_t *ys, i8_requant_t *r) {
-    tigris_i8_mults_t q;
-    int err;
-    memset(r, 0, sizeof(*r));
-    if ((err = tigris_i8_mults(plan, op, TIGRIS_I8_ANY, &q)) != TIGRIS_KERNEL_OK) return err;
-    if (q.count == 0) return xs->flip == ys->flip ? TIGRIS_KERNEL_OK : TIGRIS_KERNEL_ERR_PARAMS;
-    if (q.count != 1) return TIGRIS_KERNEL_ERR_PARAMS;
-    r->requant = 1;
-    r->mult = q.mult[0];
-    r->shift = q.shift[0];
-    r->in_zp = op->input_zp;
-    r->out_zp = op->output_zp;
-    if ((err = tigris_i8_check_zp(ys, r->out_zp)) != TIGRIS_KERNEL_OK) return err;
-    return tigris_i8_act_range(op, ys, &r->lo, &r->hi);
+/* An average from the exact sum of (x - zp_x) over count elements (i8_math.h tigris_i8_mean). */
+static inline uint8_t pool_mean(const tigris_i8_move_t *p, int32_t total, int32_t count) {
+    return tigris_i8_byte(
+        tigris_i8_mean(total, count, p->in.scale, p->out.scale, p->out.zp, p->out.s.qmin, p->out.s.qmax));
 }
 
-/* A pooled value (in the input's integer domain) as the result's stored byte. */
-static inline uint8_t pool_out(const i8_requant_t *r, int32_t value) {
-    if (!r->requant) return tigris_i8_byte(value);
-    return tigris_i8_byte(tigris_i8_requant(value - r->in_zp, r->mult, r->shift, r->out_zp, r->lo, r->hi));
+/* A picked (max) stored value of the input, as the result's byte. */
+static inline uint8_t pool_pick(const tigris_i8_move_t *p, int32_t value) {
+    return tigris_i8_move_byte(p, tigris_i8_byte(value));
 }
 
 /* Taps of output index o inside the image, and inside the explicitly padded extent. */
@@ -543,14 +527,12 @@ static void pool_counts(const i8_axis_t *ax, int32_t o, int32_t *in_image, int32
 }
 
 /* MAX_POOL: the max of stored values (padding never wins; a window with no input element gives
- * qmin). AVG_POOL: TFLite's rounded average of stored values; with COUNT_INCLUDE_PAD the explicit
- * pads count and hold the input zero point, the ceil-mode overhang never counts. Either may
- * requantize (one multiplier). */
+ * qmin), moved to the result's parameters. AVG_POOL: the mean of the window's values; with
+ * COUNT_INCLUDE_PAD the explicit pads count (as the real 0), the ceil-mode overhang never counts. */
 int tigris_i8_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                    void *user_ctx) {
     tigris_view_t x, y;
-    tigris_i8_storage_t xs, ys;
-    i8_requant_t rq;
+    tigris_i8_move_t pq;
     i8_axis_t ah, aw;
     const int is_max = op->op_type == TIGRIS_OP_MAX_POOL;
     const int ceil_mode = (op->flags & TIGRIS_OPF_CEIL_MODE) != 0;
@@ -563,10 +545,8 @@ int tigris_i8_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
         return TIGRIS_KERNEL_ERR_PARAMS;
     if ((err = tigris_view_of(plan, mem, tk_input(plan, op, 0), &x)) != TIGRIS_KERNEL_OK) return err;
     if ((err = tigris_view_of(plan, mem, tk_output(plan, op, 0), &y)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_storage(x.dtype, &xs)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_storage(y.dtype, &ys)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_check_zp(&xs, op->input_zp)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = pool_requant(plan, op, &xs, &ys, &rq)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_move_setup(plan, tk_input(plan, op, 0), tk_output(plan, op, 0), &pq)) != TIGRIS_KERNEL_OK)
+        return err;
     C = x.c;
     if (y.n != x.n || y.c != C) return TIGRIS_KERNEL_ERR_SHAPE;
     if ((err = axis_init(&ah, x.h, y.h, op->kernel_h, op->stride_h, op->dilation_h, op->pad_top, op->pad_bottom)))
@@ -577,7 +557,7 @@ int tigris_i8_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
         return err;
     if (!is_max) {
         int32_t img, pad;
-        if ((int64_t)ah.k * aw.k > INT32_MAX / 256) return TIGRIS_KERNEL_ERR_PARAMS; /* the sum fits int32 */
+        if ((int64_t)ah.k * aw.k > TIGRIS_I8_MAX_MEAN_COUNT) return TIGRIS_KERNEL_ERR_PARAMS; /* the sum fits int32 */
         for (oy = y.h_start; oy < y.h_end; ++oy) { /* no window may be empty */
             pool_counts(&ah, oy, &img, &pad);
             if ((include_pad ? pad : img) == 0) return TIGRIS_KERNEL_ERR_SHAPE;
@@ -595,12 +575,11 @@ int tigris_i8_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
             int32_t h_img, h_pad;
             pool_counts(&ah, oy, &h_img, &h_pad);
             for (ox = 0; ox < y.w; ++ox) {
-                int32_t w_img, w_pad, count, pad_taps;
+                int32_t w_img, w_pad, count = 0;
                 pool_counts(&aw, ox, &w_img, &w_pad);
-                count = include_pad ? h_pad * w_pad : h_img * w_img;
-                pad_taps = include_pad ? h_pad * w_pad - h_img * w_img : 0;
+                if (!is_max) count = include_pad ? h_pad * w_pad : h_img * w_img; /* <= MAX_MEAN_COUNT */
                 for (c = 0; c < C; ++c) {
-                    int32_t best = 0, total = pad_taps * op->input_zp, ky, kx, value;
+                    int32_t best = 0, total = 0, ky, kx;
                     for (ky = 0; ky < ah.k; ++ky) {
                         const int32_t iy = oy * ah.s - ah.pb + ky * ah.d;
                         const uint8_t *xrow;
@@ -610,13 +589,13 @@ int tigris_i8_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
                             const int32_t ix = ox * aw.s - aw.pb + kx * aw.d;
                             int32_t u;
                             if (ix < 0 || ix >= aw.in) continue;
-                            u = (int32_t)(uint8_t)(xrow[(size_t)ix * (size_t)C + (size_t)c] ^ xs.flip);
+                            u = (int32_t)(uint8_t)(xrow[(size_t)ix * (size_t)C + (size_t)c] ^ pq.in.s.flip);
                             if (u > best) best = u;
-                            total += u - xs.bias;
+                            if (!is_max) total += u - pq.in.s.bias - pq.in.zp; /* |.| <= 255 count */
                         }
                     }
-                    value = is_max ? best - xs.bias : tigris_i8_rounded_div(total, count);
-                    yrow[(size_t)ox * (size_t)C + (size_t)c] = pool_out(&rq, value);
+                    yrow[(size_t)ox * (size_t)C + (size_t)c] =
+                        is_max ? pool_pick(&pq, best - pq.in.s.bias) : pool_mean(&pq, total, count);
                 }
             }
         }
@@ -624,15 +603,13 @@ int tigris_i8_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
     return TIGRIS_KERNEL_OK;
 }
 
-/* GLOBAL_AVG: TFLite MEAN over the spatial axes, clamp(out_zp + MBQM(sum(x - in_zp), M(s_x /
- * (s_y H W)))); GLOBAL_MAX: the max of stored values, requantized if the op has a multiplier. */
+/* GLOBAL_AVG: the mean over the spatial axes; GLOBAL_MAX: the max of stored values, moved to the
+ * result's parameters. */
 int tigris_i8_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                           void *user_ctx) {
     tigris_view_t x, y;
-    tigris_i8_storage_t xs, ys;
-    i8_requant_t rq;
-    tigris_i8_mults_t q;
-    int32_t n, c, i, pixels, lo = 0, hi = 0;
+    tigris_i8_move_t pq;
+    int32_t n, c, i, pixels;
     const int is_max = op->op_type == TIGRIS_OP_GLOBAL_MAX;
     int err;
     (void)op_index;
@@ -641,22 +618,13 @@ int tigris_i8_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint
         return TIGRIS_KERNEL_ERR_PARAMS;
     if ((err = tigris_view_of(plan, mem, tk_input(plan, op, 0), &x)) != TIGRIS_KERNEL_OK) return err;
     if ((err = tigris_view_of(plan, mem, tk_output(plan, op, 0), &y)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_storage(x.dtype, &xs)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_storage(y.dtype, &ys)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_i8_move_setup(plan, tk_input(plan, op, 0), tk_output(plan, op, 0), &pq)) != TIGRIS_KERNEL_OK)
+        return err;
     if ((err = full_rows(&x)) != TIGRIS_KERNEL_OK || (err = full_rows(&y)) != TIGRIS_KERNEL_OK) return err;
     if (y.n != x.n || y.c != x.c || y.h != 1 || y.w != 1) return TIGRIS_KERNEL_ERR_SHAPE;
-    if ((int64_t)x.h * x.w > INT32_MAX / 256) return TIGRIS_KERNEL_ERR_PARAMS; /* the sum fits int32 */
+    if ((int64_t)x.h * x.w > TIGRIS_I8_MAX_MEAN_COUNT) return TIGRIS_KERNEL_ERR_PARAMS; /* the sum fits int32 */
     pixels = x.h * x.w;
-    if ((err = tigris_i8_check_zp(&xs, op->input_zp)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_i8_mults(plan, op, TIGRIS_I8_ANY, &q)) != TIGRIS_KERNEL_OK) return err;
-    if (is_max || q.count == 0) { /* a pick (or, for a one-pixel mean at equal parameters, a copy) */
-        if (!is_max && pixels != 1) return TIGRIS_KERNEL_ERR_PARAMS;
-        if ((err = pool_requant(plan, op, &xs, &ys, &rq)) != TIGRIS_KERNEL_OK) return err;
-    } else {
-        if (q.count != 1) return TIGRIS_KERNEL_ERR_PARAMS;
-        if ((err = tigris_i8_check_zp(&ys, op->output_zp)) != TIGRIS_KERNEL_OK) return err;
-        if ((err = tigris_i8_act_range(op, &ys, &lo, &hi)) != TIGRIS_KERNEL_OK) return err;
-    }
+    if (pixels < 1) return TIGRIS_KERNEL_ERR_SHAPE; /* a mean or max of nothing */
     for (n = 0; n < x.n; ++n) {
         const uint8_t *xn = tigris_view_row(&x, n, 0);
         uint8_t *yn = tigris_view_row(&y, n, 0);
@@ -664,14 +632,11 @@ int tigris_i8_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint
             const uint8_t *xp = xn + c;
             int32_t best = 0, sum = 0;
             for (i = 0; i < pixels; ++i) {
-                int32_t u = (int32_t)(uint8_t)(xp[(size_t)i * (size_t)x.c] ^ xs.flip);
+                int32_t u = (int32_t)(uint8_t)(xp[(size_t)i * (size_t)x.c] ^ pq.in.s.flip);
                 if (u > best) best = u;
-                sum += u - xs.bias - op->input_zp;
+                sum += u - pq.in.s.bias - pq.in.zp;
             }
-            if (is_max || q.count == 0)
-                yn[c] = pool_out(&rq, is_max ? best - xs.bias : sum + op->input_zp);
-            else
-                yn[c] = tigris_i8_byte(tigris_i8_requant(sum, q.mult[0], q.shift[0], op->output_zp, lo, hi));
+            yn[c] = is_max ? pool_pick(&pq, best - pq.in.s.bias) : pool_mean(&pq, sum, pixels);
         }
     }
     return TIGRIS_KERNEL_OK;

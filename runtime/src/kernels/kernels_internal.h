@@ -164,10 +164,10 @@ static inline size_t tk_count(const int32_t *dims, int32_t n) {
 /* -- the reshape family: element i in model order to element i in model order ------------ */
 
 /* Whether op (RESHAPE, FLATTEN, SQUEEZE, UNSQUEEZE) copies its input's stored bytes as they are
- * (TIGRIS_OPF_STORED_ORDER; every reshape of a 1.0 file, which had no flag) instead of element
- * by element in model order. */
+ * (TIGRIS_OPF_STORED_ORDER) instead of element by element in model order. */
 static inline int tk_reshape_copies_bytes(const tigris_plan_t *plan, const tigris_op_t *op) {
-    return (op->flags & TIGRIS_OPF_STORED_ORDER) != 0 || plan->header->version_minor < 1;
+    (void)plan;
+    return (op->flags & TIGRIS_OPF_STORED_ORDER) != 0;
 }
 
 /* Whether t's elements lie in model (row-major, recorded) order, one after the other: true for
