@@ -9,8 +9,7 @@ nothing.
 
 int8 (``quantize_int8(model, exclude=float_nodes(model))``): the float input is quantized
 inside the graph, after its layout Transpose, as a graph quantized after the TensorFlow export
-has it. The final Softmax stays in float for now: the runtime has no int8 Softmax yet (issue
-G1), so the QDQ model dequantizes the logits and its output is the float Softmax.
+has it; everything else, the final Softmax included, is int8.
 """
 
 from __future__ import annotations
@@ -107,7 +106,6 @@ def build_resnet8(channels_last: bool = True, seed: int = 23) -> onnx.ModelProto
 
 def float_nodes(model: onnx.ModelProto) -> list[str]:
     """The nodes the int8 version keeps in float: the layout Transpose of the float input
-    (its QuantizeLinear comes after it) and the Softmax (no int8 Softmax yet, issue G1)."""
+    (tf2onnx's graph quantized by onnxruntime: its QuantizeLinear comes after it)."""
     inputs = {i.name for i in model.graph.input}
-    return [n.name for n in model.graph.node
-            if n.op_type == "Softmax" or (n.op_type == "Transpose" and n.input[0] in inputs)]
+    return [n.name for n in model.graph.node if n.op_type == "Transpose" and n.input[0] in inputs]

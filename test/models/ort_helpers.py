@@ -46,8 +46,7 @@ def run_onnxruntime(model: onnx.ModelProto | str | Path,
 
 def output_dequantize_scales(model: onnx.ModelProto | str | Path) -> list[float]:
     """For each graph output of a QDQ model, the scale of the DequantizeLinear producing it
-    (through data-movement ops such as Transpose, or the float Softmax the Keras models keep,
-    keras_models.py): one output LSB (of the logits, for a Softmax), in float units."""
+    (through data-movement ops such as Transpose): one output LSB, in float units."""
     from onnx import numpy_helper
 
     if not isinstance(model, onnx.ModelProto):

@@ -270,7 +270,7 @@ def test_every_budget_gives_the_same_answer(key: str, matrix: Matrix) -> None:
         assert got.shape == want.shape
         if got.dtype != np.float32:
             assert got.dtype == want.dtype and np.array_equal(got, want), f"{key}: not bit-exact with the interpreter"
-        else:  # a float model, or the float Softmax at the end of a Keras int8 model
+        else:  # a float model
             assert relative_error(got, want) <= 1e-5, key
     int8 = key.endswith("_int8")
     distance = ort_distance(reference, int8)

@@ -13,6 +13,7 @@ from xdsl.dialects.func import ReturnOp
 from xdsl.ir import Attribute, SSAValue
 
 from tigris.dialects.tgr.attributes import QuantType
+from tigris.dialects.tgr.ops_elementwise import DequantizeOp, QuantizeOp
 from tigris.dialects.tgr.weight import WeightOp, numpy_dtype
 from tigris.transforms.plan.graph import main_func, tensor_bytes
 
@@ -67,11 +68,17 @@ def model_outputs(module: ModuleOp) -> list[TensorInfo]:
 
 
 def model_dtype(module: ModuleOp) -> str:
-    """The dtype of the activations (weights excluded: int8 models keep int32 biases);
-    `mixed (a+b)` when a model computes some ops in float and others quantized."""
+    """The dtype the model computes in (weights excluded: int8 models keep int32 biases);
+    `mixed (a+b)` when it computes some ops in float and others quantized. The float side of a
+    model-boundary conversion is not computing: an int8 model whose float input only feeds a
+    quantize and whose float output only comes from a dequantize (what onnxruntime's quantizer
+    writes) is int8; a float op between a dequantize and a quantize makes it mixed."""
     func = main_func(module)
-    values = [*func.body.block.args]
-    values += [r for op in func.body.block.ops if not isinstance(op, WeightOp | ReturnOp) for r in op.results]
+    values = [a for a in func.body.block.args if any(not isinstance(u.operation, QuantizeOp) for u in a.uses)]
+    for op in func.body.block.ops:
+        if isinstance(op, WeightOp | ReturnOp):
+            continue
+        values += op.operands[:1] if isinstance(op, DequantizeOp) else op.results
     names = sorted({dtype_name(v.type.element_type) for v in values if isinstance(v.type, TensorType)})
     if not names:
         return "none"
