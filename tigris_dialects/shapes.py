@@ -77,3 +77,21 @@ def normalize_axis(axis: int, rank: int, what: str = "axis") -> int:
 def expect_shape(op: Operation, got: Sequence[int], want: Sequence[int]) -> None:
     if tuple(got) != tuple(want):
         raise VerifyException(f"{op.name}: result shape {tuple(got)} does not match expected {tuple(want)}")
+
+
+def slice_indices(dim: int, start: int, end: int, step: int) -> range:
+    """Indices ONNX Slice selects along one axis (negative starts/ends count from the end, then
+    clamp): one rule for the importer's shapes, the conversion and the interpreter."""
+    if step == 0:
+        raise ValueError("slice step must not be 0")
+    if start < 0:
+        start += dim
+    if end < 0:
+        end += dim
+    if step > 0:
+        start = min(max(start, 0), dim)
+        end = min(max(end, 0), dim)
+    else:
+        start = min(max(start, 0), dim - 1)
+        end = min(max(end, -1), dim - 1)
+    return range(start, end, step)

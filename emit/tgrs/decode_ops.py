@@ -8,7 +8,7 @@ block (only one block is in fast_reserved at a time).
 
 from __future__ import annotations
 
-from tigris.emit.tgrs.enums import WINDOW_OPS, CoordMode, OpType, PadMode, ResizeMode
+from tigris.emit.tgrs.enums import WINDOW_OPS, CoordMode, GeluMode, OpType, PadMode, ResizeMode
 from tigris.emit.tgrs.model import Op, Stage, Tensor, TilePlan, Weight
 from tigris.emit.tgrs.pools import Pools, bad, float32s, positive_scale
 from tigris.emit.tgrs.records import OP, STAGE, TILE_PLAN
@@ -17,11 +17,13 @@ _CONV_OPS = frozenset({OpType.CONV, OpType.DEPTHWISE, OpType.CONV1D, OpType.CONV
 
 
 def _check_modes(op: Op, what: str) -> None:
-    """`mode`/`coord_mode` mean something for resize and pad only; elsewhere they are 0."""
+    """`mode`/`coord_mode` mean something for resize, pad and gelu only; elsewhere they are 0."""
     if op.op_type == OpType.RESIZE:
         legal = (ResizeMode, CoordMode)
     elif op.op_type == OpType.PAD:
         legal = (PadMode, None)
+    elif op.op_type == OpType.GELU:
+        legal = (GeluMode, None)
     else:
         legal = (None, None)
     for name, enum in zip(("mode", "coord_mode"), legal):

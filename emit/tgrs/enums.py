@@ -17,6 +17,7 @@ from tigris.dialects.tgr.runtime_enums import (
     CUSTOM_OP_LAST,
     Activation,
     CoordMode,
+    GeluMode,
     OpFlag,
     OpType,
     PadMode,
@@ -26,13 +27,13 @@ from tigris.dialects.tgr.runtime_enums import (
 __all__ = [
     "CUSTOM_OP_FIRST", "CUSTOM_OP_LAST", "C_CONSTANTS", "C_ENUMS", "MAGIC", "MAX_RANK", "NONE16", "NONE32",
     "QUANTIZABLE", "REQUIRED_SECTIONS", "SECTION_ALIGN", "TABLE_SIZE", "VERSION_MAJOR", "VERSION_MINOR",
-    "WEIGHT_ALIGN", "WINDOW_OPS", "Activation", "Compression", "CoordMode", "DType", "FileFlag", "OpFlag",
+    "WEIGHT_ALIGN", "WINDOW_OPS", "Activation", "Compression", "CoordMode", "DType", "FileFlag", "GeluMode", "OpFlag",
     "OpType", "PadMode", "ResizeMode", "SectionKind", "TensorFlag", "WeightLayout",
 ]  # fmt: skip
 
 MAGIC = b"TGRS"
 VERSION_MAJOR = 2  # 2.0: int8 ops with onnxruntime's QDQ arithmetic (float32 requantization scales)
-VERSION_MINOR = 0
+VERSION_MINOR = 1  # 2.1: op record field beta (108-byte tigris_op_t), op types 36..52
 SECTION_ALIGN = 16  # every section starts at a multiple of this (and so does the section table's end)
 WEIGHT_ALIGN = 16  # every weight starts at a multiple of this in the blob and in a block's raw data
 TABLE_SIZE = 256  # bytes in one int8 lookup table
@@ -157,6 +158,7 @@ C_ENUMS: tuple[tuple[type[IntEnum | IntFlag], str, str], ...] = (
     (ResizeMode, "tigris_resize_mode_t", "TIGRIS_RESIZE_"),
     (CoordMode, "tigris_coord_mode_t", "TIGRIS_COORD_"),
     (PadMode, "tigris_pad_mode_t", "TIGRIS_PAD_"),
+    (GeluMode, "tigris_gelu_mode_t", "TIGRIS_GELU_"),
 )
 
 C_CONSTANTS: tuple[tuple[str, int], ...] = (

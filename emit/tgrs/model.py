@@ -112,6 +112,7 @@ class Op(_Normalized):
     clip_min: float = -math.inf
     clip_max: float = math.inf
     alpha: float = 0.01
+    beta: float = 0.0
     epsilon: float = 1e-5
     pad_value: float = 0.0
     input_zp: int = 0

@@ -19,7 +19,7 @@
 
 #define TIGRIS_FORMAT_MAGIC "TGRS"
 #define TIGRIS_FORMAT_VERSION_MAJOR 2
-#define TIGRIS_FORMAT_VERSION_MINOR 0
+#define TIGRIS_FORMAT_VERSION_MINOR 1
 #define TIGRIS_SECTION_ALIGN 16
 #define TIGRIS_WEIGHT_ALIGN 16
 #define TIGRIS_TABLE_SIZE 256
@@ -66,6 +66,35 @@ typedef enum {
     TIGRIS_OP_HARD_SWISH     = 33,
     TIGRIS_OP_QUANTIZE       = 34,
     TIGRIS_OP_DEQUANTIZE     = 35,
+    TIGRIS_OP_NEG            = 36,
+    TIGRIS_OP_ABS            = 37,
+    TIGRIS_OP_EXP            = 38,
+    TIGRIS_OP_LOG            = 39,
+    TIGRIS_OP_SQRT           = 40,
+    TIGRIS_OP_RECIPROCAL     = 41,
+    TIGRIS_OP_ELU            = 42,
+    TIGRIS_OP_SELU           = 43,
+    TIGRIS_OP_SOFTPLUS       = 44,
+    TIGRIS_OP_SOFTSIGN       = 45,
+    TIGRIS_OP_ERF            = 46,
+    TIGRIS_OP_GELU           = 47,
+    TIGRIS_OP_HARD_SIGMOID   = 48,
+    TIGRIS_OP_SIGN           = 49,
+    TIGRIS_OP_SHRINK         = 50,
+    TIGRIS_OP_POW            = 51,
+    TIGRIS_OP_SILU           = 52,
+    TIGRIS_OP_SLICE          = 60,
+    TIGRIS_OP_GATHER         = 61,
+    TIGRIS_OP_TILE           = 62,
+    TIGRIS_OP_PRELU          = 70,
+    TIGRIS_OP_MAX            = 71,
+    TIGRIS_OP_MIN            = 72,
+    TIGRIS_OP_REDUCE_SUM     = 80,
+    TIGRIS_OP_REDUCE_MAX     = 81,
+    TIGRIS_OP_REDUCE_MIN     = 82,
+    TIGRIS_OP_LOG_SOFTMAX    = 83,
+    TIGRIS_OP_LRN            = 84,
+    TIGRIS_OP_LAYER_NORM     = 85,
     TIGRIS_OP_UNKNOWN        = 255,
 } tigris_op_type_t;
 
@@ -165,6 +194,12 @@ typedef enum {
     TIGRIS_PAD_EDGE     = 2,
 } tigris_pad_mode_t;
 
+/* `mode` of a gelu op: ONNX Gelu's `approximate`. */
+typedef enum {
+    TIGRIS_GELU_NONE = 0,
+    TIGRIS_GELU_TANH = 1,
+} tigris_gelu_mode_t;
+
 /* File header at offset 0; the section table follows it. */
 typedef struct {
     char     magic[4];          /* @0   "TGRS" */
@@ -248,20 +283,21 @@ typedef struct {
     int16_t  axis;        /* @58  concat/softmax/flatten axis, runtime (channels-last) order */
     int16_t  act_min;     /* @60  int8 dense ops: output clamp after requantization (fused activation in) */
     int16_t  act_max;     /* @62 */
-    uint8_t  mode;        /* @64  resize: tigris_resize_mode_t; pad: tigris_pad_mode_t */
+    uint8_t  mode;        /* @64  resize: tigris_resize_mode_t; pad: tigris_pad_mode_t; gelu: tigris_gelu_mode_t */
     uint8_t  coord_mode;  /* @65  resize: tigris_coord_mode_t */
     uint16_t reserved;    /* @66  0 */
     float    clip_min;    /* @68  clip: lower bound (-inf: none) */
     float    clip_max;    /* @72  clip: upper bound (+inf: none) */
-    float    alpha;       /* @76  leaky_relu slope */
-    float    epsilon;     /* @80  batch_norm / inst_norm epsilon */
-    float    pad_value;   /* @84  pad: constant value (float models) */
-    int32_t  input_zp;    /* @88  zero point of input 0 */
-    int32_t  input2_zp;   /* @92  zero point of input 1 (binary ops) */
-    int32_t  output_zp;   /* @96  zero point of output 0 */
-    int32_t  pad_value_q; /* @100 pad: constant value, stored at the output's parameters (int8 models) */
+    float    alpha;       /* @76  leaky_relu slope; elu/selu alpha, hard_sigmoid alpha, shrink lambd, pow exponent */
+    float    beta;        /* @80  selu gamma, hard_sigmoid beta, shrink bias */
+    float    epsilon;     /* @84  batch_norm / inst_norm epsilon */
+    float    pad_value;   /* @88  pad: constant value (float models) */
+    int32_t  input_zp;    /* @92  zero point of input 0 */
+    int32_t  input2_zp;   /* @96  zero point of input 1 (binary ops) */
+    int32_t  output_zp;   /* @100 zero point of output 0 */
+    int32_t  pad_value_q; /* @104 pad: constant value, stored at the output's parameters (int8 models) */
 } tigris_op_t;
-TIGRIS_FORMAT_CHECK_SIZE(tigris_op_t, 104);
+TIGRIS_FORMAT_CHECK_SIZE(tigris_op_t, 108);
 
 /* A temporal partition: the arena is reset around it. */
 typedef struct {

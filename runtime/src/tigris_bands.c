@@ -99,6 +99,9 @@ int tigris_band_op_tileable(const tigris_plan_t *plan, const tigris_op_t *op) {
     case TIGRIS_OP_FLATTEN: case TIGRIS_OP_RESHAPE: case TIGRIS_OP_SQUEEZE: case TIGRIS_OP_UNSQUEEZE:
     case TIGRIS_OP_TRANSPOSE: case TIGRIS_OP_FULLY_CONN: case TIGRIS_OP_MATMUL: case TIGRIS_OP_SOFTMAX:
     case TIGRIS_OP_REDUCE_MEAN: case TIGRIS_OP_INST_NORM: case TIGRIS_OP_CONV_TRANSPOSE:
+    case TIGRIS_OP_REDUCE_SUM: case TIGRIS_OP_REDUCE_MAX: case TIGRIS_OP_REDUCE_MIN: case TIGRIS_OP_LOG_SOFTMAX:
+    case TIGRIS_OP_LAYER_NORM:
+    case TIGRIS_OP_SLICE: case TIGRIS_OP_GATHER: case TIGRIS_OP_TILE:
         return 0;
     case TIGRIS_OP_CONCAT: {
         int32_t rank = plan->tensors[tigris_op_outputs(plan, op)[0]].ndim;

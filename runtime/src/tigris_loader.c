@@ -505,6 +505,10 @@ static int tensor_ok(const ctx_t *c, const tigris_tensor_t *t) {
  * which a user kernel runs (docs/extending.md); unassigned values are refused. */
 static int known_op_type(uint8_t type) {
     if (type >= TIGRIS_OP_CONV && type <= TIGRIS_OP_DEQUANTIZE) return 1;
+    if (type >= TIGRIS_OP_NEG && type <= TIGRIS_OP_SILU) return 1;
+    if (type >= TIGRIS_OP_PRELU && type <= TIGRIS_OP_MIN) return 1;
+    if (type >= TIGRIS_OP_SLICE && type <= TIGRIS_OP_TILE) return 1;
+    if (type >= TIGRIS_OP_REDUCE_SUM && type <= TIGRIS_OP_LAYER_NORM) return 1;
     if (type >= TIGRIS_OP_CUSTOM_FIRST && type <= TIGRIS_OP_CUSTOM_LAST) return 1;
     return 0; /* UNKNOWN (255) is known to the format but is not a runtime op */
 }
@@ -551,6 +555,8 @@ static int op_ok(const ctx_t *c, const tigris_op_t *op) {
         if (op->mode > TIGRIS_RESIZE_LINEAR || op->coord_mode > TIGRIS_COORD_PYTORCH_HALF_PIXEL) return 0;
     } else if (type == TIGRIS_OP_PAD) {
         if (op->mode > TIGRIS_PAD_EDGE || op->coord_mode != 0) return 0;
+    } else if (type == TIGRIS_OP_GELU) {
+        if (op->mode > TIGRIS_GELU_TANH || op->coord_mode != 0) return 0;
     } else if (op->mode != 0 || op->coord_mode != 0) {
         return 0;
     }

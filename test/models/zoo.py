@@ -11,6 +11,9 @@ from pathlib import Path
 
 import onnx
 
+from architectures import (
+    build_efficientnet, build_mnasnet, build_mobilenet_v3, build_shufflenet_v2, build_squeezenet,
+)  # fmt: skip
 from conv1d import build_conv1d
 from dense_autoencoder import build_dense_autoencoder
 from keras_models import (
@@ -44,6 +47,12 @@ FLOAT_MODELS: dict[str, Callable[[], onnx.ModelProto]] = {
     "keras_mobilenet_v2": build_keras_mobilenet_v2,
     "ds_cnn": build_ds_cnn,
     "resnet8": build_resnet8,
+    # the classifier families of issue G1, as PyTorch exports them (architectures.py)
+    "mobilenet_v3": build_mobilenet_v3,
+    "shufflenet_v2": build_shufflenet_v2,
+    "efficientnet": build_efficientnet,
+    "squeezenet": build_squeezenet,
+    "mnasnet": build_mnasnet,
 }
 
 KERAS_MODELS: frozenset[str] = frozenset({"keras_mobilenet_v1", "keras_mobilenet_v2", "ds_cnn", "resnet8"})

@@ -129,14 +129,15 @@ MATRIX: dict[str, tuple[tuple[str, str, frozenset[str]], ...]] = {
         ("16K", "none", frozenset({N, O, C2})),
         ("64K", "none", frozenset({ONE_STAGE})),
     ),
+    # measured again once SiLU became one tgr.silu (it was a sigmoid and a mul)
     "silu_ops": (
-        ("16K", "none", frozenset({N, O, H, S2, C2, C3})),
-        ("64K", "none", frozenset({N})),
+        ("16K", "none", frozenset({N, O, C3})),
+        ("48K", "none", frozenset({N, C3})),
         ("128K", "none", frozenset({ONE_STAGE})),
     ),
     "silu_ops_int8": (
-        ("4K", "none", frozenset({N, O, H, S2, C2, C3})),
-        ("16K", "none", frozenset({N})),
+        ("4K", "none", frozenset({N, O, C3})),
+        ("12K", "none", frozenset({N, C3})),
         ("32K", "none", frozenset({ONE_STAGE})),
     ),
     # Keras models as tf2onnx writes them (channels-last input, layout transposes): the plans
@@ -179,6 +180,55 @@ MATRIX: dict[str, tuple[tuple[str, str, frozenset[str]], ...]] = {
     "resnet8_int8": (
         ("4K", "none", frozenset({N, O, H, S2, C2, ADD})),
         ("16K", "none", frozenset({N, H, S2, C2, ADD})),
+        ("64K", "none", frozenset({ONE_STAGE})),
+    ),
+    # the classifier families of issue G1 as PyTorch exports them (test/models/architectures.py)
+    "mobilenet_v3": (
+        ("8K", "none", frozenset({N, O, H, S2, C2, C3, ADD})),
+        ("64K", "none", frozenset({H, S2})),
+        ("256K", "none", frozenset({ONE_STAGE})),
+    ),
+    "mobilenet_v3_int8": (
+        ("2K", "none", frozenset({N, O, H, S2, C2, C3, ADD})),
+        ("16K", "none", frozenset({H, S2})),
+        ("32K", "none", frozenset({ONE_STAGE})),
+    ),
+    "shufflenet_v2": (
+        ("8K", "none", frozenset({N, O, H, S2, C2, CAT})),
+        ("64K", "none", frozenset({C2})),
+        ("256K", "none", frozenset({ONE_STAGE})),
+    ),
+    "shufflenet_v2_int8": (
+        ("2K", "none", frozenset({N, O, H, S2, C2, CAT})),
+        ("16K", "none", frozenset({C2})),
+        ("32K", "none", frozenset({ONE_STAGE})),
+    ),
+    "efficientnet": (  # its SE blocks (GAP, then a Mul by the whole input) do not tile yet (G2)
+        ("256K", "none", frozenset({N, C2})),
+        ("1M", "none", frozenset({N})),
+    ),
+    "efficientnet_int8": (
+        ("32K", "none", frozenset({N, O, H, S2, C2, ADD})),
+        ("64K", "none", frozenset({N, C2})),
+        ("1M", "none", frozenset({ONE_STAGE})),
+    ),
+    "squeezenet": (
+        ("16K", "none", frozenset({N, H, S2, C2, CAT})),
+        ("32K", "none", frozenset({N, H, C2, C3, CAT})),
+        ("256K", "none", frozenset({ONE_STAGE})),
+    ),
+    "squeezenet_int8": (
+        ("4K", "none", frozenset({N, H, S2, C2, CAT})),
+        ("8K", "none", frozenset({N, H, C2, C3, CAT})),
+        ("64K", "none", frozenset({ONE_STAGE})),
+    ),
+    "mnasnet": (
+        ("32K", "none", frozenset({N, O, C3, ADD})),
+        ("256K", "none", frozenset({ONE_STAGE})),
+    ),
+    "mnasnet_int8": (
+        ("8K", "none", frozenset({N, O, C3, ADD})),
+        ("32K", "none", frozenset({N, H})),
         ("64K", "none", frozenset({ONE_STAGE})),
     ),
     "example": (  # the README's first command: tigris compile examples/mobilenet_v2_96.onnx -m 64K

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 from xdsl.parser import Parser
@@ -354,6 +353,31 @@ EVERY_INT8 = np.arange(-128, 128, dtype=np.int8).reshape(1, 256)
         ("tgr.leaky_relu", "{alpha = 1.000000e-01 : f32}", "LeakyRelu", {"alpha": 0.1}, [], (0.04, -30)),
         ("tgr.leaky_relu", "{alpha = 5.000000e-01 : f32}", "LeakyRelu", {"alpha": 0.5}, [], (0.0496, -7)),
         ("onnx.Swish", "", "Swish", {}, [], (0.027, -118)),
+        # element-wise math (tgr/ops_unary.py); x in [-6.0, 6.3]
+        ("tgr.neg", "", "Neg", {}, [], (0.0496, 7)),  # the input's scale: ties
+        ("tgr.abs", "", "Abs", {}, [], (0.0496 / 2, -128)),
+        ("tgr.exp", "", "Exp", {}, [], (2.2, -128)),
+        ("tgr.log", "", "Log", {}, [], (0.02, 60)),  # log 0 = -inf and NaN (x < 0): the lowest value
+        ("tgr.sqrt", "", "Sqrt", {}, [], (0.01, -128)),
+        ("tgr.reciprocal", "", "Reciprocal", {}, [], (0.2, 0)),
+        ("tgr.elu", "{alpha = 8.000000e-01 : f32}", "Elu", {"alpha": 0.8}, [], (0.03, -100)),
+        ("tgr.selu", "", "Selu", {}, [], (0.035, -80)),
+        ("tgr.selu", "{alpha = 1.500000e+00 : f32, gamma = 2.000000e+00 : f32}", "Selu",
+         {"alpha": 1.5, "gamma": 2.0}, [], (0.06, -80)),
+        ("tgr.softplus", "", "Softplus", {}, [], (0.025, -128)),
+        ("tgr.softsign", "", "Softsign", {}, [], (1 / 128, 0)),
+        ("tgr.erf", "", "Erf", {}, [], (1 / 128, 0)),
+        ("tgr.gelu", "", "Gelu", {}, [], (0.026, -105)),
+        ("tgr.gelu", '{approximate = "tanh"}', "Gelu", {"approximate": "tanh"}, [], (0.026, -105)),
+        ("tgr.hard_sigmoid", "{alpha = 3.000000e-01 : f32, beta = 4.000000e-01 : f32}", "HardSigmoid",
+         {"alpha": 0.3, "beta": 0.4}, [], (1 / 255, -128)),
+        ("tgr.sign", "", "Sign", {}, [], (1 / 64, 0)),
+        ("tgr.shrink", "{lambd = 6.000000e-01 : f32, bias = 2.500000e-01 : f32}", "Shrink",
+         {"lambd": 0.6, "bias": 0.25}, [], (0.045, 5)),
+        ("tgr.pow", "{exponent = 2.000000e+00 : f32}", "Pow", {}, [F32(2.0)], (0.16, -128)),
+        ("tgr.pow", "{exponent = 3.000000e+00 : f32}", "Pow", {}, [F32(3.0)], (1.0, 0)),
+        ("tgr.pow", "{exponent = 5.000000e-01 : f32}", "Pow", {}, [F32(0.5)], (0.01, -128)),
+        ("tgr.silu", "", "Swish", {}, [], (0.027, -118)),
     ],
 )
 def test_tables_equal_onnxruntime_on_every_input(op: str, props: str, onnx_op: str, attrs: dict, extra: list,
@@ -361,7 +385,7 @@ def test_tables_equal_onnxruntime_on_every_input(op: str, props: str, onnx_op: s
     sx, zx = f32(0.0496), -7
     out_q = (f32(out_q[0]), out_q[1])
     got = run1(op, [(EVERY_INT8, q(sx, zx))], (1, 256), q(*out_q), props)
-    opset = 24 if onnx_op == "Swish" else 19
+    opset = {"Swish": 24, "Gelu": 20}.get(onnx_op, 19)
     want = ort_qdq(onnx_op, [Act(EVERY_INT8, sx, zx), *(Const(v) for v in extra)], (1, 256), out_q, opset=opset, **attrs)
     np.testing.assert_array_equal(got, want)
 

@@ -15,9 +15,10 @@ value (the int8 arithmetic is onnxruntime's QDQ meaning, `tigris.dialects.quant.
 Which onnxruntime tensor an IR value is: an op's `tgr.name` is its ONNX node's name; the value is
 that node's output, followed through Identity/Dropout (fold-constants removes them), and, when
 quantized, the output of the QuantizeLinear reading it whose scale and zero point equal the value's
-`!tgr.quant` parameters (the Q that fold-qdq absorbed). A value with no such Q (the sigmoid that
-decompose-silu puts inside a Swish) keeps our result, so the next op (the Swish's mul) checks it.
-An op reading such an unchecked value of ours (the Swish's mul) is held to 1 LSB only.
+`!tgr.quant` parameters (the Q that fold-qdq absorbed). A value with no such Q (an intermediate a
+decomposition adds inside one ONNX node) keeps our result, so the next op checks it. An op reading
+such an unchecked value of ours is held to 1 LSB only. (SiLU is one tgr.silu table since
+convert-onnx-to-tgr makes it so, so the zoo has none of these today.)
 """
 
 from __future__ import annotations
@@ -180,7 +181,7 @@ def test_every_int8_op_matches_onnxruntime_on_its_inputs(
             compared.add(result)
             values[result] = want  # the next op sees onnxruntime's value, not ours
 
-    for value in unmapped:  # e.g. decompose-silu's sigmoid: its only users are compared ops
+    for value in unmapped:  # a decomposition's intermediate: its only users are compared ops
         assert is_quantized(value), f"{name}: float value {value} has no onnxruntime counterpart"
         users = [use.operation for use in value.uses]
         assert users and all(any(r in compared for r in user.results) for user in users), (

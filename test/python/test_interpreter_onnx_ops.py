@@ -158,6 +158,23 @@ CASES: dict[str, Case] = {
     "leaky_relu_default": Case("LeakyRelu", {"x": X4}),
     "hard_sigmoid": Case("HardSigmoid", {"x": X4 * 3}, {"alpha": 0.3, "beta": 0.4}),
     "swish": Case("Swish", {"x": X4 * 3}, {"alpha": 1.702}, opset=24),
+    "neg": Case("Neg", {"x": X4}),
+    "abs": Case("Abs", {"x": X4}),
+    "exp": Case("Exp", {"x": X4 * 5}),
+    "log": Case("Log", {"x": rand(1, 4, 7, 6, low=0.01, high=50)}),
+    "sqrt": Case("Sqrt", {"x": rand(1, 4, 7, 6, low=0.0, high=50)}),
+    "reciprocal": Case("Reciprocal", {"x": X4}),
+    "elu": Case("Elu", {"x": X4 * 3}, {"alpha": 0.7}),
+    "selu": Case("Selu", {"x": X4 * 3}),
+    "softplus": Case("Softplus", {"x": X4 * 30}),
+    "softsign": Case("Softsign", {"x": X4 * 3}),
+    "erf": Case("Erf", {"x": X4 * 2}),
+    "gelu": Case("Gelu", {"x": X4 * 3}, opset=20),
+    "gelu_tanh": Case("Gelu", {"x": X4 * 3}, {"approximate": "tanh"}, opset=20),
+    "sign": Case("Sign", {"x": np.array([[-2.0, 0.0, 3.0, -0.0]], np.float32)}),
+    "shrink": Case("Shrink", {"x": X4}, {"lambd": 0.6, "bias": 0.25}),
+    "pow_scalar": Case("Pow", {"x": X4, "e": np.float32(3.0)}),
+    "pow_broadcast_fed": Case("Pow", {"x": rand(1, 4, 7, 6, low=0.1, high=3), "e": rand(6)}, fed=("x", "e")),
     "clip_attrs": Case("Clip", {"x": X4}, {"min": -0.5, "max": 0.75}, opset=10),
     "clip_inputs": Case("Clip", {"x": X4, "lo": np.float32(-1.0), "hi": np.float32(0.5)}, opset=13),
     "clip_max_only": Case("Clip", {"x": X4, "lo": None, "hi": np.float32(0.5)}, opset=13),
@@ -169,6 +186,12 @@ CASES: dict[str, Case] = {
     "div_int_truncates": Case("Div", {"x": INT_A, "b": INT_B}),
     "add_int": Case("Add", {"x": INT_A, "b": INT_B}),
     "sum": Case("Sum", {"x": X4, "b": rand(6), "c": rand(4, 1, 1)}),
+    "prelu_channel": Case("PRelu", {"x": X4, "s": rand(4, 1, 1)}),
+    "prelu_scalar_fed": Case("PRelu", {"x": X4, "s": rand(1)}, fed=("x", "s")),
+    "max_three": Case("Max", {"x": X4, "b": rand(6), "c": rand(4, 1, 1)}, fed=("x", "b")),
+    "max_one": Case("Max", {"x": X4}),
+    "min_three": Case("Min", {"x": X4, "b": rand(7, 1), "c": rand(1, 4, 1, 6)}, fed=("x", "c")),
+    "mean_three": Case("Mean", {"x": X4, "b": rand(6), "c": rand(4, 1, 1)}, fed=("x", "b", "c")),
     "floor": Case("Floor", {"x": X4 * 3}),
     "ceil": Case("Ceil", {"x": X4 * 3}),
     "round_halves_to_even": Case("Round", {"x": np.asarray([0.5, 1.5, 2.5, -0.5, -1.5, 2.4, -2.6], np.float32)}),
@@ -242,6 +265,14 @@ CASES: dict[str, Case] = {
     "reduce_mean_all": Case("ReduceMean", {"x": X4}, {"keepdims": 0}),
     "reduce_max_attr": Case("ReduceMax", {"x": X4}, {"axes": [1]}),
     "reduce_max_noop": Case("ReduceMax", {"x": X4}, {"noop_with_empty_axes": 1}, opset=18),
+    "reduce_sum_attr": Case("ReduceSum", {"x": X4}, {"axes": [2], "keepdims": 0}, opset=11),
+    "reduce_sum_input": Case("ReduceSum", {"x": X4, "a": ints(1, -1)}),
+    "reduce_min_attr": Case("ReduceMin", {"x": X4}, {"axes": [0, 3]}),
+    "reduce_min_input_nokeep": Case("ReduceMin", {"x": X4, "a": ints(1)}, {"keepdims": 0}, opset=18),
+    "log_softmax_axis1": Case("LogSoftmax", {"x": X4 * 10}, {"axis": 1}),
+    "log_softmax_last": Case("LogSoftmax", {"x": X4}),
+    "layer_norm_last": Case("LayerNormalization", {"x": X4, "s": rand(6), "b": rand(6)}, {"epsilon": 1e-3}),
+    "layer_norm_axis1_no_bias": Case("LayerNormalization", {"x": X4, "s": rand(4, 7, 6)}, {"axis": 1}),
     "quantize_int8": Case("QuantizeLinear", {"x": X4 * 4, "s": np.float32(0.02), "z": np.int8(-3)}),
     "quantize_uint8": Case("QuantizeLinear", {"x": X4 * 4, "s": np.float32(0.01), "z": np.uint8(128)}),
     "quantize_no_zero_point": Case("QuantizeLinear", {"x": X4, "s": np.float32(0.01)}),
@@ -276,8 +307,36 @@ def test_op_matches_onnxruntime(name: str) -> None:
     assert_matches(interpret(case), want)
 
 
+SPLITS: dict[str, tuple[int, dict[str, Any], np.ndarray | None]] = {
+    # name: (opset, attributes, sizes input); X4 is [1, 4, 7, 6]
+    "split_attribute": (11, {"axis": 1, "split": [1, 3]}, None),
+    "split_input_negative_axis": (13, {"axis": -1}, ints(2, 1, 3)),
+    "split_equal": (13, {"axis": 3}, None),
+    "split_num_outputs_uneven": (18, {"axis": 2, "num_outputs": 3}, None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SPLITS))
+def test_split_matches_onnxruntime(name: str) -> None:
+    """Split has several outputs (Case builds one): every output against onnxruntime."""
+    opset, attrs, sizes = SPLITS[name]
+    count = len(attrs.get("split", [])) or (len(sizes) if sizes is not None else attrs.get("num_outputs", 2))
+    outs = [f"y{i}" for i in range(count)]
+    inputs = ["x"] + (["sizes"] if sizes is not None else [])
+    node = helper.make_node("Split", inputs, outs, name="node", **attrs)
+    inits = [numpy_helper.from_array(sizes, "sizes")] if sizes is not None else []
+    graph = helper.make_graph([node], "split", [helper.make_tensor_value_info("x", TensorProto.FLOAT, X4.shape)],
+                              [helper.make_value_info(o, onnx.TypeProto()) for o in outs], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], ir_version=10)
+    want = onnxruntime_run(model, {"x": X4})
+    got = run_module(import_model(model), [X4])
+    assert len(got) == len(want) == count
+    for g, w in zip(got, want, strict=True):
+        assert_matches(g, w)
+
+
 def test_every_onnx_op_is_covered() -> None:
-    covered = {c.op for c in [*CASES.values(), *CONSTANT_CASES.values()]} | {"Silu"}
+    covered = {c.op for c in [*CASES.values(), *CONSTANT_CASES.values()]} | {"Silu", "Split"}
     assert {op.name.removeprefix("onnx.") for op in ONNX_OPS} == covered
 
 

@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp, TensorType, f32
-from xdsl.utils.exceptions import InterpretationError
+from xdsl.utils.exceptions import InterpretationError, VerifyException
 from xdsl.parser import Parser
 
 from tigris.dialects import make_context
@@ -228,11 +228,38 @@ def sigmoid64(x: np.ndarray) -> np.ndarray:
         ("tgr.clip", "{min = 0.5 : f32}", lambda x: np.maximum(x, 0.5)),
         ("tgr.clip", "{max = -0.5 : f32}", lambda x: np.minimum(x, -0.5)),
         ("tgr.clip", "", lambda x: x),
+        # element-wise math: float64 formulas by hand (x = 5 N(0, 1))
+        ("tgr.neg", "", lambda x: -x),
+        ("tgr.abs", "", np.abs),
+        ("tgr.exp", "", lambda x: np.exp(x.astype(np.float64))),
+        ("tgr.reciprocal", "", lambda x: 1.0 / x.astype(np.float64)),
+        ("tgr.elu", "", lambda x: np.where(x >= 0, x, np.exp(x.astype(np.float64)) - 1.0)),
+        ("tgr.elu", "{alpha = 0.5 : f32}", lambda x: np.where(x >= 0, x, 0.5 * (np.exp(x.astype(np.float64)) - 1.0))),
+        ("tgr.selu", "{alpha = 1.5 : f32, gamma = 2.0 : f32}",
+         lambda x: 2.0 * np.where(x > 0, x, 1.5 * (np.exp(x.astype(np.float64)) - 1.0))),
+        ("tgr.softplus", "", lambda x: np.log(1.0 + np.exp(x.astype(np.float64)))),
+        ("tgr.softsign", "", lambda x: x / (1.0 + np.abs(x.astype(np.float64)))),
+        ("tgr.erf", "", lambda x: np.vectorize(math.erf)(x.astype(np.float64))),
+        ("tgr.gelu", "", lambda x: 0.5 * x * (1.0 + np.vectorize(math.erf)(x.astype(np.float64) / math.sqrt(2.0)))),
+        ("tgr.gelu", '{approximate = "tanh"}',
+         lambda x: 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x.astype(np.float64) ** 3)))),
+        ("tgr.hard_sigmoid", "", lambda x: np.clip(0.2 * x.astype(np.float64) + 0.5, 0.0, 1.0)),
+        ("tgr.sign", "", np.sign),
+        ("tgr.shrink", "{lambd = 1.5 : f32, bias = 0.5 : f32}",
+         lambda x: np.where(x < -1.5, x + 0.5, np.where(x > 1.5, x - 0.5, 0.0))),
+        ("tgr.pow", "{exponent = 3.0 : f32}", lambda x: x.astype(np.float64) ** 3),
+        ("tgr.silu", "", lambda x: x * sigmoid64(x)),
     ],
 )
 def test_unary(op: str, props: str, formula) -> None:  # type: ignore[no-untyped-def]
     x = rand(2, 3, 4, 5) * 5
     close(run_tgr(op, [x], x.shape, props), formula(x))
+
+
+@pytest.mark.parametrize(("op", "formula"), [("tgr.log", np.log), ("tgr.sqrt", np.sqrt)])
+def test_unary_of_positive_inputs(op: str, formula) -> None:  # type: ignore[no-untyped-def]
+    x = np.abs(rand(2, 3, 4, 5) * 5) + np.float32(1e-3)
+    close(run_tgr(op, [x], x.shape), formula(x.astype(np.float64)))
 
 
 @pytest.mark.parametrize(
@@ -242,6 +269,29 @@ def test_unary(op: str, props: str, formula) -> None:  # type: ignore[no-untyped
 def test_binary_broadcasting(op: str, formula) -> None:  # type: ignore[no-untyped-def]
     a, b = rand(2, 3, 4, 5), rand(3, 1, 5) + 3  # b > 0: no division by zero
     close(run_tgr(op, [a, b], (2, 3, 4, 5)), formula(a.astype(np.float64), b.astype(np.float64)))
+
+
+@pytest.mark.parametrize(
+    ("op", "b_shape", "formula"),
+    [
+        ("tgr.max", (3, 1, 5), np.maximum),
+        ("tgr.min", (1, 4, 1), np.minimum),
+        ("tgr.prelu", (3, 1, 1), lambda x, s: np.where(x >= 0, x, x * s)),
+        ("tgr.prelu", (1,), lambda x, s: np.where(x >= 0, x, x * s)),
+    ],
+)
+def test_max_min_prelu_broadcast(op: str, b_shape: tuple[int, ...], formula) -> None:  # type: ignore[no-untyped-def]
+    """b is as large as a, so max/min pick from both; the slope differs per channel."""
+    a, b = rand(2, 3, 4, 5), rand(*b_shape)
+    got = run_tgr(op, [a, b], (2, 3, 4, 5))
+    want = formula(a.astype(np.float64), b.astype(np.float64))
+    close(got, want)
+
+
+def test_prelu_slope_must_broadcast_to_x() -> None:
+    """The slope broadcasts one way only: a result larger than x is refused by the verifier."""
+    with pytest.raises(VerifyException, match="tgr.prelu"):
+        run_tgr("tgr.prelu", [rand(3, 1), rand(1, 4)], (3, 4))
 
 
 @pytest.mark.parametrize("axis", [1, -1])
@@ -320,6 +370,54 @@ def test_pad(mode: str) -> None:
     np.testing.assert_array_equal(got, want)
 
 
+def test_slice_steps_both_ways() -> None:
+    x = rand(2, 5, 6, 7)
+    props = f"{{starts = {arr([1, 4, 0, 6])}, steps = {arr([1, -2, 3, -1])}}}"
+    got = run_tgr("tgr.slice", [x], (1, 3, 2, 7), props)
+    np.testing.assert_array_equal(got, x[1:2, 4::-2, 0::3, ::-1])
+
+
+def test_slice_verifier_refuses_reading_outside() -> None:
+    with pytest.raises(VerifyException, match="leave axis 1"):
+        run_tgr("tgr.slice", [rand(2, 5)], (2, 3), f"{{starts = {arr([0, 1])}, steps = {arr([1, 2])}}}")
+
+
+def test_gather_constant_indices_any_shape() -> None:
+    x, idx = rand(2, 5, 3), [[4, 0], [1, 1]]
+    want = np.zeros((2, 2, 2, 3), np.float32)
+    for i, a, b, k in itertools.product(range(2), range(2), range(2), range(3)):
+        want[i, a, b, k] = x[i, idx[a][b], k]
+    got = run_tgr("tgr.gather", [x, None], want.shape, f"{{axis = 1 : i64, indices = {arr([4, 0, 1, 1])}}}")
+    np.testing.assert_array_equal(got, want)
+
+
+def _gather_of_indices(x_shape: tuple[int, ...], n: int, y_shape: tuple[int, ...]) -> ModuleOp:
+    xt, it, yt = ttype(x_shape), ttype((n,), "i64"), ttype(y_shape)
+    text = (
+        f"func.func @main(%x: {xt}, %i: {it}) -> {yt} {{\n"
+        f'  %y = "tgr.gather"(%x, %i) <{{axis = 0 : i64}}> : ({xt}, {it}) -> {yt}\n'
+        f"  func.return %y : {yt}\n}}"
+    )
+    module = Parser(context(), text).parse_module()
+    module.verify()
+    return module
+
+
+def test_gather_indices_at_run_time_count_from_the_end() -> None:
+    COVERED.add("tgr.gather")
+    table = rand(4, 3)
+    (got,) = run_module(_gather_of_indices((4, 3), 3, (3, 3)), [table, np.array([3, -4, -1], np.int64)])
+    np.testing.assert_array_equal(got, np.stack([table[3], table[0], table[3]]))
+    with pytest.raises(InterpretationError, match="leaves axis 0"):
+        run_module(_gather_of_indices((4, 3), 3, (3, 3)), [table, np.array([0, 4, 1], np.int64)])
+
+
+def test_tile_repeats_every_axis() -> None:
+    x = rand(2, 3)
+    want = np.array([[x[i % 2, j % 3] for j in range(6)] for i in range(6)], np.float32)
+    np.testing.assert_array_equal(run_tgr("tgr.tile", [x], (6, 6), f"{{repeats = {arr([3, 2])}}}"), want)
+
+
 @pytest.mark.parametrize("ctm", ["half_pixel", "asymmetric", "pytorch_half_pixel"])
 def test_resize_nearest_replicates_pixels(ctm: str) -> None:
     x = rand(1, 2, 3, 4)
@@ -371,6 +469,48 @@ def test_reduce_mean(axes: list[int], keep: int) -> None:
     x = rand(2, 3, 4, 5)
     want = x.astype(np.float64).mean(axis=tuple(axes), keepdims=bool(keep))
     close(run_tgr("tgr.reduce_mean", [x], want.shape, f"{{axes = {arr(axes)}, keepdims = {keep} : i64}}"), want)
+
+
+@pytest.mark.parametrize(("op", "axes", "keep"), [("tgr.reduce_sum", [2, 3], 1), ("tgr.reduce_sum", [-1, 0], 0),
+                                                 ("tgr.reduce_max", [1], 0), ("tgr.reduce_max", [0, 2], 1),
+                                                 ("tgr.reduce_min", [3], 1), ("tgr.reduce_min", [1, 2], 0)])
+def test_reduce_sum_max_min(op: str, axes: list[int], keep: int) -> None:
+    x = rand(2, 3, 4, 5)
+    want = getattr(x.astype(np.float64), op.removeprefix("tgr.reduce_"))(axis=tuple(axes), keepdims=bool(keep))
+    close(run_tgr(op, [x], want.shape, f"{{axes = {arr(axes)}, keepdims = {keep} : i64}}"), want)
+
+
+@pytest.mark.parametrize("axis", [1, -1])
+def test_log_softmax(axis: int) -> None:
+    x = rand(2, 3, 4, 5) * 30  # large values: exp(x) alone would overflow float32
+    x64 = x.astype(np.float64)
+    want = x64 - np.log(np.sum(np.exp(x64 - x64.max(axis=axis, keepdims=True)), axis=axis, keepdims=True)) \
+        - x64.max(axis=axis, keepdims=True)
+    close(run_tgr("tgr.log_softmax", [x], want.shape, f"{{axis = {axis} : i64}}"), want)
+
+
+@pytest.mark.parametrize("size", [3, 4, 5])
+def test_lrn(size: int) -> None:
+    x = rand(2, 6, 3, 4)
+    want = np.empty(x.shape)
+    for c in range(6):  # ONNX: channels [c - floor((size-1)/2), c + ceil((size-1)/2)]
+        lo, hi = max(0, c - (size - 1) // 2), min(5, c + -(-(size - 1) // 2))
+        square_sum = np.sum(x[:, lo : hi + 1].astype(np.float64) ** 2, axis=1)
+        want[:, c] = x[:, c] / (1.5 + 0.2 / size * square_sum) ** 0.6
+    props = f"{{size = {size} : i64, alpha = 0.2 : f32, beta = 0.6 : f32, bias = 1.5 : f32}}"
+    close(run_tgr("tgr.lrn", [x], x.shape, props), want)
+
+
+@pytest.mark.parametrize("axis", [-1, 1])
+def test_layer_norm(axis: int) -> None:
+    x = rand(2, 3, 4)
+    params = x.shape[axis % 3 :]
+    scale, bias = rand(*params), rand(*params)
+    axes = tuple(range(axis % 3, 3))
+    x64 = x.astype(np.float64)
+    mean, var = x64.mean(axis=axes, keepdims=True), x64.var(axis=axes, keepdims=True)
+    want = (x64 - mean) / np.sqrt(var + 1e-5) * scale + bias
+    close(run_tgr("tgr.layer_norm", [x, scale, bias], x.shape, f"{{axis = {axis} : i64}}"), want)
 
 
 # -- weights, quantized types, recording, coverage -----------------------------------------------

@@ -15,7 +15,6 @@ from pathlib import Path
 import numpy as np
 import onnx
 import pytest
-from onnx import numpy_helper
 
 from tigris.dialects.interpreter import make_interpreter, run_module
 from tigris.dialects.onnx.importer import import_model_file

@@ -50,6 +50,15 @@ EXPECTED: dict[str, tuple[tuple[int, ...], dict[str, tuple[int, ...]], set[str]]
     "resnet8": ((1, 32, 32, 3), {"probabilities": (1, 10)},
                 {"Transpose", "Conv", "BatchNormalization", "Relu", "Add", "AveragePool", "Reshape",
                  "MatMul", "Softmax"}),
+    # the G1 families (architectures.py): the idiom each brings must be in the graph
+    "mobilenet_v3": ((1, 3, 64, 64), {"logits": (1, 10)},
+                     {"Conv", "HardSwish", "HardSigmoid", "GlobalAveragePool", "Mul", "Add", "Dropout"}),
+    "shufflenet_v2": ((1, 3, 64, 64), {"logits": (1, 10)},
+                      {"Conv", "Split", "Concat", "Reshape", "Transpose", "MaxPool"}),
+    "efficientnet": ((1, 3, 64, 64), {"logits": (1, 10)},
+                     {"Conv", "Sigmoid", "Mul", "GlobalAveragePool", "Add", "Dropout"}),
+    "squeezenet": ((1, 3, 64, 64), {"logits": (1, 10)}, {"Conv", "Relu", "MaxPool", "Concat", "Dropout"}),
+    "mnasnet": ((1, 3, 64, 64), {"logits": (1, 10)}, {"Conv", "BatchNormalization", "Relu", "Add", "Gemm"}),
 }
 OPSETS = {"silu_ops": 24, **{name: 13 for name in zoo.KERAS_MODELS}}  # tf2onnx's default opset: 13
 ALL_KEYS = [k for name in EXPECTED for k in (name, zoo.int8_name(name))]
@@ -193,7 +202,8 @@ def test_keras_exports_compute_the_same_function(name: str, model_zoo: dict[str,
 @pytest.mark.parametrize("name", KERAS)
 def test_keras_int8_quantizes_the_float_input_inside_the_graph(name: str, model_zoo: dict[str, Path]) -> None:
     """As a QDQ TensorFlow export has it: the NHWC float input's Transpose runs in float and a
-    QuantizeLinear follows it; the Softmax stays float (no int8 Softmax yet) and is the output."""
+    QuantizeLinear follows it; the Softmax is quantized like every other op (QDQ around it) and
+    the output is its dequantized value."""
     graph = onnx.load(str(model_zoo[zoo.int8_name(name)])).graph
     readers = {i: n for n in graph.node for i in n.input}
     transpose = readers["input_1"]
@@ -201,7 +211,10 @@ def test_keras_int8_quantizes_the_float_input_inside_the_graph(name: str, model_
     assert readers[transpose.output[0]].op_type == "QuantizeLinear"
     softmax = next(n for n in graph.node if n.op_type == "Softmax")
     producer = next(n for n in graph.node if softmax.input[0] in n.output)
-    assert producer.op_type == "DequantizeLinear" and softmax.output[0] == graph.output[0].name
+    (reader,) = [n for n in graph.node if softmax.output[0] in n.input]
+    (output,) = [n for n in graph.node if graph.output[0].name in n.output]
+    assert producer.op_type == "DequantizeLinear" and reader.op_type == "QuantizeLinear"
+    assert output.op_type == "DequantizeLinear" and output.input[0] == reader.output[0]
 
 
 def test_resnet8_has_the_mlperf_tiny_parameter_count() -> None:

@@ -67,6 +67,14 @@ SPEC = {
     "tgr.transpose": 29, "tgr.resize": 30, "tgr.global_max_pool": 31, "tgr.conv1d": 32,
     # this project's additions (docs/tgrs-format.md)
     "tgr.hard_swish": 33, "tgr.quantize": 34, "tgr.dequantize": 35,
+    "tgr.slice": 60, "tgr.gather": 61, "tgr.tile": 62,  # data movement on activations
+    "tgr.prelu": 70, "tgr.max": 71, "tgr.min": 72,
+    "tgr.reduce_sum": 80, "tgr.reduce_max": 81, "tgr.reduce_min": 82,  # reductions and normalizations
+    "tgr.log_softmax": 83, "tgr.lrn": 84, "tgr.layer_norm": 85,
+    # element-wise math (tgr/ops_unary.py)
+    "tgr.neg": 36, "tgr.abs": 37, "tgr.exp": 38, "tgr.log": 39, "tgr.sqrt": 40, "tgr.reciprocal": 41,
+    "tgr.elu": 42, "tgr.selu": 43, "tgr.softplus": 44, "tgr.softsign": 45, "tgr.erf": 46, "tgr.gelu": 47,
+    "tgr.hard_sigmoid": 48, "tgr.sign": 49, "tgr.shrink": 50, "tgr.pow": 51, "tgr.silu": 52,
 }  # fmt: skip
 
 

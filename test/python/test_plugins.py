@@ -249,7 +249,7 @@ def test_runtime_sources_must_exist(installed: Callable[..., None], tmp_path: Pa
 
 
 ONNX_ONLY = """func.func @main(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
-  %0 = onnx.HardSigmoid %x {alpha = 0.25 : f32, tgr.name = "hs"} : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %0 = onnx.generic %x {op_type = "ThresholdedRelu", node_attributes = {alpha = 0.25 : f32}, tgr.name = "tr"} : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
   %1 = onnx.LRN %0 {size = 3 : i64, tgr.name = "lrn"} : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
   func.return %1 : tensor<1x2x4x4xf32>
 }

@@ -192,6 +192,20 @@ def reduce_mean(shape: tuple[int, ...], axes: list[int], keepdims: int) -> Case:
     return one("ReduceMean", {"x": shape}, expect=("REDUCE_MEAN",), axes=axes, keepdims=keepdims)
 
 
+def reduce_op(op: str, shape: tuple[int, ...], axes: list[int], keepdims: int) -> Case:
+    """ReduceSum (axes an input from opset 13), ReduceMax/ReduceMin (an attribute before 18)."""
+    expect = ("REDUCE_" + op.removeprefix("Reduce").upper(),)
+    if op == "ReduceSum":
+        return one(op, {"x": shape}, {"axes": ints(*axes)}, expect=expect, keepdims=keepdims)
+    return one(op, {"x": shape}, expect=expect, axes=axes, keepdims=keepdims)
+
+
+def layer_norm(shape: tuple[int, ...], axis: int, bias: bool = True) -> Case:
+    params = shape[axis % len(shape):]
+    consts = {"scale": rand(*params) + 1.0, **({"b": rand(*params)} if bias else {})}
+    return one("LayerNormalization", {"x": shape}, consts, expect=("LAYER_NORM",), axis=axis, epsilon=1e-3)
+
+
 def conv_flatten_gemm(also_output: bool = False) -> Case:
     """Conv -> Flatten -> Gemm; with `also_output` the flatten is a model output too (second)."""
     consts = {"w": rand(4, 3, 3, 3, scale=0.3), "b": rand(4, scale=0.1), "fw": rand(5, 4 * 5 * 6, scale=0.2),
@@ -206,6 +220,14 @@ def matmul(a: tuple[int, ...] | np.ndarray, b: tuple[int, ...] | np.ndarray, exp
     case = binary("MatMul", a, b)
     case.expect = (expect,)
     return case
+
+
+def split(shape: tuple[int, ...], axis: int, outs: list[str], consts: dict[str, np.ndarray] | None = None,
+          opset: int = 17, **attrs: Any) -> Case:
+    """Split of input x (sizes from `consts`' one input, or attributes) into `outs`, all outputs."""
+    consts = consts or {}
+    nodes = [helper.make_node("Split", ["x", *consts], outs, axis=axis, **attrs)]
+    return Case(nodes, {"x": shape}, ("SLICE",), consts, opset, tuple(outs))
 
 
 CASES: dict[str, Callable[[], Case]] = {
@@ -278,6 +300,28 @@ CASES: dict[str, Callable[[], Case]] = {
     "div_rank2_by_rank1": lambda: binary("Div", (3, 8), np.abs(rand(8)) + 0.5),
     "div_constant_numerator": lambda: binary("Div", rand(4, 1, 1), (1, 4, 3, 2)),
     "add_rank5": lambda: binary("Add", (1, 2, 3, 4, 5), rand(2, 1, 1, 5)),
+    # prelu, max, min (variadic: a chain), mean (adds, then a mul by 1/n), gemm of two activations
+    "prelu_channel_4d": lambda: binary("PRelu", (1, 4, 5, 6), rand(4, 1, 1)),
+    "prelu_scalar_slope": lambda: binary("PRelu", (1, 4, 5, 6), rand(1)),
+    "prelu_channel_3d": lambda: binary("PRelu", (2, 3, 7), rand(3, 1)),
+    "prelu_last_axis_4d": lambda: binary("PRelu", (2, 3, 4, 5), rand(5)),
+    "prelu_channel_2d": lambda: binary("PRelu", (3, 6), rand(6)),
+    "prelu_slope_activation": lambda: binary("PRelu", (1, 3, 4, 5), (3, 1, 1)),
+    "max_same_shape": lambda: binary("Max", (2, 3, 4, 5), (2, 3, 4, 5)),
+    "max_broadcast_both": lambda: binary("Max", (1, 3, 1, 5), (2, 1, 4, 1)),
+    "max_channel_constant": lambda: binary("Max", (1, 4, 5, 6), rand(4, 1, 1)),
+    "min_rank3_row": lambda: binary("Min", (2, 4, 7), (7,)),
+    "min_constant_first": lambda: binary("Min", rand(1, 3, 1, 5), (2, 3, 4, 5)),
+    "max_of_three": lambda: one("Max", {"a": (1, 3, 4, 5), "b": (1, 3, 4, 5), "c": (1, 1, 4, 5)}, expect=("MAX",)),
+    "min_of_three": lambda: one("Min", {"a": (2, 6), "b": (1, 6), "c": (2, 1)}, expect=("MIN",)),
+    "mean_of_three": lambda: one("Mean", {"a": (1, 3, 4, 5), "b": (1, 3, 4, 5), "c": (1, 3, 1, 1)},
+                                 expect=("ADD", "MUL")),
+    "gemm_activations": lambda: one("Gemm", {"a": (3, 5), "b": (5, 4)}, expect=("MATMUL",)),
+    "gemm_activations_trans_alpha_beta": lambda: one("Gemm", {"a": (5, 3), "b": (4, 5), "c": (3, 4)},
+                                                     expect=("MATMUL", "MUL", "ADD"), transA=1,
+                                                     transB=1, alpha=0.5, beta=-1.5),
+    "gemm_activations_constant_c": lambda: one("Gemm", {"a": (3, 6), "b": (6, 4)}, {"c": rand(1, 4)},
+                                               expect=("MATMUL", "ADD"), beta=2.0),
     # activations
     "relu": lambda: one("Relu", {"x": (1, 4, 5, 6)}, expect=("RELU",)),
     "relu6": lambda: Case([node("Clip", ["x", "lo", "hi"])], {"x": (1, 4, 5, 6)}, ("RELU6",),
@@ -290,6 +334,61 @@ CASES: dict[str, Callable[[], Case]] = {
     "sigmoid_rank2": lambda: one("Sigmoid", {"x": (3, 17)}, expect=("SIGMOID",)),
     "tanh": lambda: one("Tanh", {"x": (1, 4, 5, 6)}, expect=("TANH",)),
     "hard_swish": lambda: one("HardSwish", {"x": (1, 4, 5, 6)}, expect=("HARD_SWISH",)),
+    # data movement on activations (kernels_move.c)
+    "slice_hw_negative_step": lambda: one("Slice", {"x": (1, 6, 9, 10)}, {"s": ints(1, 8), "e": ints(8, 0),
+                                          "a": ints(2, 3), "t": ints(2, -3)}, expect=("SLICE",)),
+    "slice_channels_clamped": lambda: one("Slice", {"x": (2, 8, 5, 4)}, {"s": ints(-1, 1),
+                                          "e": ints(-100, 99), "a": ints(1, 0), "t": ints(-2, 1)},
+                                          expect=("SLICE",)),
+    "slice_rank2_default_axes": lambda: one("Slice", {"x": (5, 7)}, {"s": ints(1, -100), "e": ints(100, 5)},
+                                            expect=("SLICE",)),
+    "split_three_channels": lambda: split((1, 7, 4, 5), 1, ["y", "y1", "y2"], {"s": ints(2, 3, 2)}),
+    "split_equal_width_opset18": lambda: split((2, 3, 4, 6), -1, ["y", "y1"], opset=18, num_outputs=2),
+    "split_attribute_opset11_rank3": lambda: split((3, 6, 5), 2, ["y", "y1"], opset=11, split=[1, 4]),
+    "gather_channel_scalar_index": lambda: one("Gather", {"x": (1, 6, 4, 5)}, {"i": np.asarray(3, np.int64)},
+                                               expect=("GATHER",), axis=1),
+    "gather_rows_matrix_indices": lambda: one("Gather", {"x": (2, 3, 7, 4)},
+                                              {"i": ints(6, 0, -1, 2).reshape(2, 2)}, expect=("GATHER",), axis=2),
+    "gather_last_axis_int32": lambda: one("Gather", {"x": (3, 5, 6)}, {"i": np.asarray([5, 1, 1], np.int32)},
+                                          expect=("GATHER",), axis=-1),
+    "tile_every_axis": lambda: one("Tile", {"x": (1, 3, 2, 4)}, {"r": ints(2, 1, 3, 2)}, expect=("TILE",)),
+    "tile_rank2": lambda: one("Tile", {"x": (3, 5)}, {"r": ints(2, 3)}, expect=("TILE",)),
+    "expand_adds_leading_axes": lambda: one("Expand", {"x": (3, 1, 1)}, {"s": ints(2, 3, 4, 5)},
+                                            expect=("TILE",)),
+    "expand_channels_and_width": lambda: one("Expand", {"x": (1, 1, 4, 1)}, {"s": ints(1, 3, 1, 5)},
+                                             expect=("TILE",)),
+    "depth_to_space_dcr": lambda: one("DepthToSpace", {"x": (2, 8, 3, 4)}, expect=("TRANSPOSE",), blocksize=2),
+    "depth_to_space_crd": lambda: one("DepthToSpace", {"x": (1, 18, 2, 3)}, expect=("TRANSPOSE",), blocksize=3,
+                                      mode="CRD"),
+    "space_to_depth": lambda: one("SpaceToDepth", {"x": (2, 3, 4, 6)}, expect=("TRANSPOSE",), blocksize=2),
+    # element-wise math (kernels_f32_math.c); log, sqrt and pow 0.5 read |x| (standard normal inputs)
+    "neg": lambda: one("Neg", {"x": (1, 4, 5, 6)}, expect=("NEG",)),
+    "abs": lambda: one("Abs", {"x": (2, 3, 7)}, expect=("ABS",)),
+    "exp": lambda: one("Exp", {"x": (1, 4, 5, 6)}, expect=("EXP",)),
+    "log_of_abs": lambda: Case([node("Abs", ["x"], "a"), node("Log", ["a"])], {"x": (1, 4, 5, 6)}, ("ABS", "LOG")),
+    "sqrt_of_abs": lambda: Case([node("Abs", ["x"], "a"), node("Sqrt", ["a"])], {"x": (3, 8)}, ("SQRT",)),
+    "reciprocal": lambda: one("Reciprocal", {"x": (1, 4, 5, 6)}, expect=("RECIPROCAL",)),
+    "elu": lambda: one("Elu", {"x": (1, 4, 5, 6)}, expect=("ELU",), alpha=0.7),
+    "selu_default": lambda: one("Selu", {"x": (1, 4, 5, 6)}, expect=("SELU",)),
+    "selu_params": lambda: one("Selu", {"x": (2, 9)}, expect=("SELU",), alpha=1.3, gamma=0.8),
+    "softplus": lambda: Case([node("Mul", ["x", "k"], "m"), node("Softplus", ["m"])], {"x": (1, 4, 5, 6)},
+                             ("SOFTPLUS",), {"k": f32(30.0)}),  # |x| up to ~100: the stable form
+    "softsign": lambda: one("Softsign", {"x": (1, 4, 5, 6)}, expect=("SOFTSIGN",)),
+    "erf": lambda: one("Erf", {"x": (1, 4, 5, 6)}, expect=("ERF",)),
+    "gelu": lambda: one("Gelu", {"x": (1, 4, 5, 6)}, expect=("GELU",), opset=20),
+    "gelu_tanh": lambda: one("Gelu", {"x": (2, 3, 10)}, expect=("GELU",), opset=20, approximate="tanh"),
+    "hard_sigmoid": lambda: one("HardSigmoid", {"x": (1, 4, 5, 6)}, expect=("HARD_SIGMOID",), alpha=0.3,
+                                beta=0.4),
+    "sign": lambda: one("Sign", {"x": (1, 4, 5, 6)}, expect=("SIGN",)),
+    "shrink": lambda: one("Shrink", {"x": (1, 4, 5, 6)}, expect=("SHRINK",), lambd=0.6, bias=0.25),
+    "pow_square": lambda: one("Pow", {"x": (1, 4, 5, 6)}, {"e": f32(2.0)}, expect=("POW",)),
+    "pow_cube_rank1_exponent": lambda: one("Pow", {"x": (2, 7)}, {"e": np.asarray([3.0], np.float32)},
+                                           expect=("POW",)),
+    "pow_half_of_abs": lambda: Case([node("Abs", ["x"], "a"), node("Pow", ["a", "e"])], {"x": (1, 4, 5, 6)},
+                                    ("POW",), {"e": f32(0.5)}),
+    "silu_swish": lambda: one("Swish", {"x": (1, 4, 5, 6)}, expect=("SILU",), opset=24),
+    "swish_alpha_decomposed": lambda: one("Swish", {"x": (1, 4, 5, 6)}, expect=("MUL", "SIGMOID"), opset=24,
+                                          alpha=1.702),
     # softmax
     "softmax_channels": lambda: one("Softmax", {"x": (1, 5, 3, 4)}, expect=("SOFTMAX",), axis=1),
     "softmax_last_rank4": lambda: one("Softmax", {"x": (2, 3, 4, 5)}, expect=("SOFTMAX",), axis=-1),
@@ -364,6 +463,29 @@ CASES: dict[str, Callable[[], Case]] = {
                                               opset=18, keepdims=1),
     "reduce_mean_noop_with_empty_axes": lambda: then_relu(one("ReduceMean", {"x": (2, 3, 4, 5)}, opset=18,
                                                               noop_with_empty_axes=1), ("RELU",)),
+    # reductions, log_softmax, lrn, layer_norm (kernels_f32_reduce.c)
+    "reduce_sum_channels_keep": lambda: reduce_op("ReduceSum", (2, 5, 3, 4), [1], 1),
+    "reduce_sum_height_drop_attr": lambda: one("ReduceSum", {"x": (1, 2, 3, 4)}, expect=("REDUCE_SUM",), opset=11,
+                                               axes=[2], keepdims=0),
+    "reduce_sum_hw_drop": lambda: reduce_op("ReduceSum", (2, 3, 4, 5), [2, 3], 0),
+    "reduce_sum_rank3_last": lambda: reduce_op("ReduceSum", (2, 3, 8), [-1], 1),
+    "reduce_sum_all": lambda: one("ReduceSum", {"x": (2, 3, 4, 5)}, expect=("REDUCE_SUM",), keepdims=1),
+    "reduce_max_channels_drop": lambda: reduce_op("ReduceMax", (2, 5, 3, 4), [1], 0),
+    "reduce_max_width_keep": lambda: reduce_op("ReduceMax", (1, 3, 4, 5), [3], 1),
+    "reduce_max_spatial_drop": lambda: reduce_op("ReduceMax", (1, 3, 4, 5), [2, 3], 0),
+    "reduce_max_rank2": lambda: reduce_op("ReduceMax", (3, 7), [0], 1),
+    "reduce_min_channels_width": lambda: reduce_op("ReduceMin", (2, 4, 3, 5), [1, 3], 1),
+    "reduce_min_rank3": lambda: reduce_op("ReduceMin", (2, 3, 8), [1], 0),
+    "log_softmax_axis1": lambda: one("LogSoftmax", {"x": (2, 5, 3, 4)}, expect=("LOG_SOFTMAX",), axis=1),
+    "log_softmax_last": lambda: one("LogSoftmax", {"x": (2, 5, 3, 4)}, expect=("LOG_SOFTMAX",), axis=-1),
+    "log_softmax_rank2_opset11": lambda: one("LogSoftmax", {"x": (4, 10)}, expect=("LOG_SOFTMAX",), opset=11),
+    "lrn_size3": lambda: one("LRN", {"x": (2, 6, 4, 5)}, expect=("LRN",), size=3, alpha=0.02, beta=0.6, bias=1.5),
+    "lrn_size5": lambda: one("LRN", {"x": (1, 8, 5, 3)}, expect=("LRN",), size=5),
+    "lrn_size3_few_channels": lambda: one("LRN", {"x": (2, 2, 3, 6)}, expect=("LRN",), size=3, alpha=0.1, beta=0.9),
+    "layer_norm_last_rank3": lambda: layer_norm((2, 5, 8), -1),
+    "layer_norm_last_rank2": lambda: layer_norm((3, 16), -1, bias=False),
+    "layer_norm_two_axes_rank4": lambda: layer_norm((2, 3, 4, 5), 2),
+    "layer_norm_axis1_rank4": lambda: layer_norm((2, 3, 4, 5), 1),
 }
 
 
@@ -421,6 +543,34 @@ def test_zoo_models_match_onnxruntime(model_zoo: dict[str, Path], run_onnxruntim
             errors[name] = max(_error(g, r) for g, r in zip(got, ref))
     print("max error vs onnxruntime:", {k: f"{v:.2e}" for k, v in errors.items()})
     assert errors and all(e <= MODEL_TOL for e in errors.values()), errors
+
+
+# -- gather with indices computed at run time (an embedding lookup) -------------------------------
+
+
+@pytest.mark.parametrize("index_type", [TensorProto.INT64, TensorProto.INT32])
+def test_embedding_lookup_reads_run_time_indices(index_type: int, tmp_path: Path, run_onnxruntime: Callable,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Gather(constant table, int64/int32 model input): negative indices count from the end; an
+    index outside [-10, 10) fails the run (TIGRIS_KERNEL_ERR_PARAMS), reading nothing."""
+    table = rand(10, 3)
+    graph = helper.make_graph(
+        [helper.make_node("Gather", ["table", "ids"], ["y"], axis=0)], "embedding",
+        [helper.make_tensor_value_info("ids", index_type, [2, 3])], [helper.make_value_info("y", onnx.TypeProto())],
+        [numpy_helper.from_array(table, "table")])  # fmt: skip
+    opsets = [helper.make_opsetid("", 17)]
+    model = helper.make_model(graph, opset_imports=opsets, ir_version=helper.find_min_ir_version_for(opsets))
+    path, data = compile_model(onnx.shape_inference.infer_shapes(model, strict_mode=True), tmp_path)
+    assert "GATHER" in _op_names(data)
+    dtype = np.int64 if index_type == TensorProto.INT64 else np.int32
+    ids = np.array([[9, 0, -1], [-10, 4, 4]], dtype)
+    monkeypatch.setenv("ASAN_OPTIONS", "detect_leaks=0")  # run_ops exits without freeing on a kernel error
+    (want,) = run_onnxruntime(path, {"ids": ids})
+    for sanitize in (False, True):
+        (got,) = run_plan_ops(data, [ids], sanitize=sanitize)
+        np.testing.assert_array_equal(got, want)
+        with pytest.raises(RunOpsError, match="missing table, scales, parameters"):
+            run_plan_ops(data, [np.array([[0, 1, 2], [3, 10, 5]], dtype)], sanitize=sanitize)
 
 
 # -- the reshape family: model order, or the stored bytes (TIGRIS_OPF_STORED_ORDER) ---------------
@@ -656,6 +806,9 @@ BAND_CASES: dict[str, Callable[[], Case]] = {
     "resize_linear_asymmetric_x3": lambda: resize("linear", "asymmetric", (1, 1, 3, 1), shape=(1, 2, 5, 4)),
     "pad_constant": lambda: pad("constant", (0, 0, 2, 1, 0, 0, 3, 1), value=0.25, shape=(1, 3, 7, 5)),
     "global_avg_pool": lambda: one("GlobalAveragePool", {"x": (2, 3, 5, 4)}, expect=("GLOBAL_AVG",)),
+    "lrn_after_conv": lambda: Case(
+        [node("Conv", ["x", "w"], "c", kernel_shape=[3, 3], pads=[1, 1, 1, 1]), node("LRN", ["c"], size=3, alpha=0.5)],
+        {"x": (1, 3, 9, 5)}, ("CONV", "LRN"), {"w": rand(5, 3, 3, 3, scale=0.3)}),
     "add_relu_chain": lambda: Case(
         [node("Conv", ["x", "w"], "c", kernel_shape=[3, 3], pads=[1, 1, 1, 1]), node("Add", ["c", "x"], "s"),
          node("Relu", ["s"], "r"), node("MaxPool", ["r"], kernel_shape=[2, 2], strides=[2, 2])],

@@ -374,6 +374,22 @@ def qdq_unary(
     return qdq([(shape, in_q)], body, out_q, storage)
 
 
+def split_second(g: Graph, xs: list[str]) -> str:
+    """Split into channels [0, 2) and [2, 6); the second part (the first stays unused)."""
+    sizes = g.const("sizes", i64s(2, 4))
+    g.nodes.append(helper.make_node("Split", [xs[0], sizes], ["y0", "y"], axis=1, name="split"))
+    return "y"
+
+
+def with_opset(model: onnx.ModelProto, opset: int) -> onnx.ModelProto:
+    """`model` (built at OPSET, nodes unchecked) re-typed at a newer opset: Gelu is opset 20,
+    Swish 24."""
+    del model.opset_import[:]
+    model.opset_import.append(helper.make_opsetid("", opset))
+    model.ir_version = helper.find_min_ir_version_for(list(model.opset_import))
+    return onnx.shape_inference.infer_shapes(model, strict_mode=True)
+
+
 def qdq_binary(
     op_type: str,
     a: tuple[int, ...],
@@ -385,6 +401,19 @@ def qdq_binary(
     **attrs: object,
 ):
     return qdq([(a, qa), (b, qb)], lambda g, xs: g.node(op_type, xs, "y", **attrs), out_q, storage)
+
+
+def qdq_prelu(shape: tuple[int, ...], slope_shape: tuple[int, ...], quantized_slope: bool) -> onnx.ModelProto:
+    """x -> QDQ -> PRelu(slope) -> QDQ. A quantized slope (QDQ of a constant, as a QDQ tool writes a
+    weight) gives the int8 kernel; a float slope keeps PRelu in float between int8 tensors."""
+
+    def body(g: Graph, xs: list[str]) -> str:
+        slope = g.const("slope", (g.rng.uniform(-0.5, 0.8, slope_shape)).astype(np.float32))
+        if quantized_slope:
+            slope = g.q_dq(slope, (0.006, -20), "slope")
+        return g.node("PRelu", [xs[0], slope], "y")
+
+    return qdq([(shape, Q_IN)], body, (0.02, -30))
 
 
 def float_island(shape: tuple[int, ...], in_q: QParam, out_q: QParam, storage: int = TensorProto.INT8):
@@ -448,6 +477,10 @@ class Case:
 U8 = TensorProto.UINT8
 F32 = np.float32
 Q_IN, Q_IN_U8 = (0.025, 3), (0.025, 128)
+
+
+def i64s(*values: int) -> np.ndarray:
+    return np.asarray(values, np.int64)
 CASES = [
     # convolutions
     Case("conv3x3_pad1", lambda: conv((1, 4, 9, 7), 6, (3, 3), pads=[1, 1, 1, 1]), (OpType.CONV,)),
@@ -683,6 +716,32 @@ CASES = [
         quantized=True,
     ),
     Case(
+        "max_requant",
+        lambda: qdq_binary("Max", (1, 3, 5, 4), (1, 3, 5, 4), Q_IN, (0.03, -7), (0.02, 2)),
+        (OpType.MAX,),
+        quantized=True,
+    ),
+    Case(
+        "max_broadcast_channel",
+        lambda: qdq_binary("Max", (1, 4, 5, 6), (1, 4, 1, 1), (0.04, -10), Q_IN, (0.03, 5)),
+        (OpType.MAX,),
+        quantized=True,
+    ),
+    Case(
+        "min_uint8_broadcast",
+        lambda: qdq_binary("Min", (1, 3, 5, 4), (1, 1, 1, 4), Q_IN_U8, (0.05, 100), (0.035, 140), U8),
+        (OpType.MIN,),
+        quantized=True,
+    ),
+    Case("prelu_quantized_slope", lambda: qdq_prelu((1, 4, 6, 5), (4, 1, 1), True), (OpType.PRELU,), quantized=True),
+    Case("prelu_quantized_scalar_slope", lambda: qdq_prelu((2, 3, 7), (1,), True), (OpType.PRELU,), quantized=True),
+    Case(
+        "prelu_float_slope_island",
+        lambda: qdq_prelu((1, 4, 6, 5), (4, 1, 1), False),
+        (OpType.DEQUANTIZE, OpType.QUANTIZE),
+        band=False,
+    ),
+    Case(
         "softmax_last_axis",
         lambda: qdq_unary("Softmax", (3, 10), (0.1, -4), (1 / 256, -128), axis=-1),
         (OpType.SOFTMAX,),
@@ -843,6 +902,51 @@ CASES = [
         quantized=True,
         band=False,
     ),
+    # slice, gather, tile (kernels_move.c): stored values moved, requantized when the parameters differ
+    Case(
+        "slice_hw_negative_step",
+        lambda: qdq_unary(
+            "Slice", (1, 4, 7, 6), Q_IN, Q_IN, extra=[i64s(1, -1), i64s(7, 0), i64s(2, 3), i64s(2, -2)]
+        ),
+        (OpType.SLICE,),
+        quantized=True,
+        band=False,
+    ),
+    Case(
+        "split_channels_requant_uint8",
+        lambda: qdq([((1, 6, 3, 4), Q_IN_U8)], split_second, (0.05, 100), U8),
+        (OpType.SLICE,),
+        quantized=True,
+        band=False,
+    ),
+    Case(
+        "gather_channels",
+        lambda: qdq_unary("Gather", (1, 5, 3, 4), Q_IN, Q_IN, extra=[i64s(4, 0, 4, -2)], axis=1),
+        (OpType.GATHER,),
+        quantized=True,
+        band=False,
+    ),
+    Case(
+        "gather_row_scalar_requant",
+        lambda: qdq_unary("Gather", (2, 3, 5, 4), Q_IN, (0.04, -6), extra=[np.asarray(3, np.int64)], axis=2),
+        (OpType.GATHER,),
+        quantized=True,
+        band=False,
+    ),
+    Case(
+        "tile_requant",
+        lambda: qdq_unary("Tile", (1, 3, 2, 4), Q_IN, (0.05, 1), extra=[i64s(2, 1, 3, 2)]),
+        (OpType.TILE,),
+        quantized=True,
+        band=False,
+    ),
+    Case(
+        "expand",
+        lambda: qdq_unary("Expand", (1, 4, 1, 5), Q_IN, Q_IN, extra=[i64s(2, 1, 3, 1)]),
+        (OpType.TILE,),
+        quantized=True,
+        band=False,
+    ),
     # lookup tables
     Case(
         "relu", lambda: qdq_unary("Relu", (1, 4, 7, 6), Q_IN, (0.013, -128)), (OpType.RELU,), quantized=True
@@ -874,6 +978,35 @@ CASES = [
         (OpType.HARD_SWISH,),
         quantized=True,
     ),
+    # element-wise math: one lookup table each (test_unary_int8_tables.py checks all 256 entries)
+    *[
+        Case(name, lambda op=op, out_q=out_q, attrs=attrs, in_q=in_q: qdq_unary(op, (1, 4, 7, 6), in_q, out_q, **attrs),
+             (code,), quantized=True)
+        for name, op, code, in_q, out_q, attrs in [
+            ("neg", "Neg", OpType.NEG, Q_IN, (0.025, -3), {}),
+            ("abs", "Abs", OpType.ABS, Q_IN, (0.013, -128), {}),
+            ("exp", "Exp", OpType.EXP, Q_IN, (0.09, -128), {}),
+            ("log", "Log", OpType.LOG, (0.02, -128), (0.03, 60), {}),
+            ("sqrt_negative_inputs", "Sqrt", OpType.SQRT, Q_IN, (0.008, -128), {}),
+            ("reciprocal", "Reciprocal", OpType.RECIPROCAL, Q_IN, (0.3, 0), {}),
+            ("elu", "Elu", OpType.ELU, Q_IN, (0.02, -70), {"alpha": 0.8}),
+            ("selu", "Selu", OpType.SELU, Q_IN, (0.025, -50), {}),
+            ("softplus", "Softplus", OpType.SOFTPLUS, Q_IN, (0.014, -128), {}),
+            ("softsign", "Softsign", OpType.SOFTSIGN, Q_IN, (1 / 128, 0), {}),
+            ("erf", "Erf", OpType.ERF, Q_IN, (1 / 128, 0), {}),
+            ("hard_sigmoid", "HardSigmoid", OpType.HARD_SIGMOID, Q_IN, (1 / 255, -128), {"alpha": 0.3, "beta": 0.4}),
+            ("sign", "Sign", OpType.SIGN, Q_IN, (1 / 64, 0), {}),
+            ("shrink", "Shrink", OpType.SHRINK, Q_IN, (0.02, 10), {"lambd": 0.6, "bias": 0.25}),
+        ]
+    ],
+    Case("gelu", lambda: with_opset(qdq_unary("Gelu", (1, 4, 7, 6), Q_IN, (0.015, -100)), 20), (OpType.GELU,),
+         quantized=True),
+    Case("gelu_tanh", lambda: with_opset(qdq_unary("Gelu", (1, 4, 7, 6), Q_IN, (0.015, -100), approximate="tanh"), 20),
+         (OpType.GELU,), quantized=True),
+    Case("pow_square", lambda: qdq_unary("Pow", (1, 4, 7, 6), Q_IN, (0.05, -128), extra=[F32(2.0)]), (OpType.POW,),
+         quantized=True),
+    Case("silu", lambda: with_opset(qdq_unary("Swish", (1, 4, 7, 6), Q_IN, (0.015, -110)), 24), (OpType.SILU,),
+         quantized=True),
     # float conversions
     Case(
         "quantize_dequantize",
@@ -1109,6 +1242,14 @@ def with_op(plan: PlanFile, op_type: OpType, **changes: object) -> PlanFile:
         ("conv3x3_pad1", OpType.CONV, {"input_zp": 200}, "missing table, scales"),
         ("resize_asymmetric_x2", OpType.RESIZE, {"coord_mode": 2}, "not implemented"),
         ("avgpool2x2", OpType.AVG_POOL, {"kernel_h": 3}, "shapes inconsistent"),
+        ("slice_hw_negative_step", OpType.SLICE, {"params": (0, 3, 5, 0, 1, 2, -2, 1)}, "missing table, scales"),
+        ("slice_hw_negative_step", OpType.SLICE, {"params": (0, 1, 5, 0, 1, 0, -2, 1)}, "missing table, scales"),
+        ("slice_hw_negative_step", OpType.SLICE, {"params": (0, 1, 5, 0)}, "missing table, scales"),
+        ("gather_channels", OpType.GATHER, {"params": (4, 0, 5, 1)}, "missing table, scales"),
+        ("gather_channels", OpType.GATHER, {"params": (4, 0)}, "missing table, scales"),
+        ("gather_channels", OpType.GATHER, {"axis": 2}, "shapes inconsistent"),
+        ("tile_requant", OpType.TILE, {"params": (1, 1, 1, 1)}, "shapes inconsistent"),
+        ("tile_requant", OpType.TILE, {"params": (2, -3, 2, 1)}, "missing table, scales"),
     ],
     ids=[
         "no_table",
@@ -1117,6 +1258,14 @@ def with_op(plan: PlanFile, op_type: OpType, **changes: object) -> PlanFile:
         "zero_point_out_of_range",
         "resize_align_corners_x2",
         "pool_wrong_output_size",
+        "slice_reads_past_the_end",
+        "slice_step_zero",
+        "slice_too_few_params",
+        "gather_index_out_of_range",
+        "gather_too_few_indices",
+        "gather_wrong_axis",
+        "tile_repeats_disagree_with_shapes",
+        "tile_negative_repeats",
     ],
 )
 def test_kernel_refuses_bad_parameters(
@@ -1203,3 +1352,34 @@ def test_int8_zoo_model_tiled_is_bit_exact(name: str, budget: int, model_zoo: di
     print(
         f"\n{name}_int8 at {budget} bytes: {len(c.plan.stages)} stages, {result.stats['total_tiles']} tiles, bit-exact"
     )
+
+
+FLOAT_ISLANDS = {
+    "reduce_sum": (lambda: qdq_unary("ReduceSum", (1, 6, 5, 4), Q_IN, (0.05, 3), extra=[i64s(1)]),
+                   OpType.REDUCE_SUM),
+    "reduce_max": (lambda: qdq_unary("ReduceMax", (1, 6, 5, 4), Q_IN, (0.02, -5), axes=[1], keepdims=0),
+                   OpType.REDUCE_MAX),
+    "reduce_min": (lambda: qdq_unary("ReduceMin", (1, 6, 5, 4), Q_IN, (0.02, 5), axes=[3], keepdims=1),
+                   OpType.REDUCE_MIN),
+    "log_softmax": (lambda: qdq_unary("LogSoftmax", (1, 6, 5, 4), Q_IN, (0.05, 100), axis=1), OpType.LOG_SOFTMAX),
+    "lrn": (lambda: qdq_unary("LRN", (1, 6, 5, 4), Q_IN, (0.02, 0), size=3, alpha=0.5), OpType.LRN),
+    "layer_norm": (lambda: qdq_unary("LayerNormalization", (1, 6, 5, 4), Q_IN, (0.03, 0),
+                                     extra=[np.linspace(0.5, 1.5, 4).astype(np.float32)]), OpType.LAYER_NORM),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(FLOAT_ISLANDS))
+def test_reductions_and_norms_run_as_float_islands(name: str, tmp_path: Path) -> None:
+    """They have no int8 kernel: in a QDQ model they compute in float between a dequantize and a
+    quantize, and so stay within 1 LSB of onnxruntime."""
+    from runtime_ops import run_plan_ops  # test/support, on sys.path via conftest
+
+    build, op_type = FLOAT_ISLANDS[name]
+    c = compile_model(build(), tmp_path)
+    (op,) = [op for op in c.plan.ops if op.op_type == op_type]
+    assert all(c.plan.tensors[t].dtype == DType.F32 for t in (op.inputs[0], *op.outputs))
+    assert {OpType.DEQUANTIZE, OpType.QUANTIZE} <= {o.op_type for o in c.plan.ops}
+    for seed in (0, 1):
+        floats, inputs = plan_inputs(c, seed)
+        got = run_plan_ops(c.plan_bytes, inputs, sanitize=True)
+        assert ort_lsb(c, floats, got) <= 1

@@ -247,7 +247,7 @@ def shape_ops() -> PlanFile:
             coord_mode=CoordMode.ALIGN_CORNERS,
         ),
         Op(OpType.BATCH_NORM, "bn", (2, 3, 4, 5, 6), (7,), epsilon=1e-3),
-        Op(OpType.LEAKY_RELU, "leaky", (7,), (8,), alpha=0.2),
+        Op(OpType.HARD_SIGMOID, "leaky", (7,), (8,), alpha=0.2, beta=0.6),  # alpha and beta (2.1)
         Op(OpType.CONCAT, "cat", (7, 8), (9,), axis=3),
         Op(OpType.TRANSPOSE, "tr", (9,), (10,), params=(0, 2, 3, 1)),
         Op(OpType.RESHAPE, "flat", (10,), (11,), params=(1, 576)),

@@ -81,6 +81,114 @@ def _dense() -> onnx.ModelProto:
     return g.build({"mean": mean})
 
 
+def _reduce() -> onnx.ModelProto:
+    """reduce_sum, reduce_max, reduce_min, log_softmax, lrn, layer_norm."""
+    g = GraphBuilder("fuzz_reduce", 16)
+    x = g.add_input("x", (1, 6, 5, 4))
+    y = g.op("LRN", [g.relu(x)], (1, 6, 5, 4), size=3, alpha=1e-3, beta=0.75, bias=1.0)
+    y = g.op("LayerNormalization", [y, g.init("ls", np.ones(4, np.float32)), g.init("lb", np.zeros(4, np.float32))],
+             (1, 6, 5, 4), axis=-1, epsilon=1e-5)
+    s = g.op("ReduceSum", [y, g.init("raxes", np.array([1], np.int64))], (1, 1, 5, 4), keepdims=1)
+    m = g.op("ReduceMax", [g.relu(y)], (1, 6, 4), axes=[2], keepdims=0)
+    n = g.op("ReduceMin", [g.relu(m)], (1, 6), axes=[2], keepdims=0)
+    return g.build({"sum": g.unary("LogSoftmax", s, axis=3), "min": g.relu(n)})
+
+
+def _binary() -> onnx.ModelProto:
+    """prelu, max, min, and Gemm of two activations (matmul, transpose)."""
+    g = GraphBuilder("fuzz_binary", 17)
+    x = g.add_input("x", (1, 4, 6, 6))
+    s = g.add_input("s", (1, 4, 1, 6))
+    y = g.binary("PRelu", x, g.init("slope", g.rng.uniform(-0.5, 0.5, (4, 1, 1)).astype(np.float32)))
+    y = g.binary("Min", g.binary("Max", y, s), g.init("cap", np.full((1, 4, 6, 1), 0.75, np.float32)))
+    a = g.op("Reshape", [y, g.init("rows", np.array([24, 6], np.int64))], (24, 6))
+    b = g.op("Reshape", [g.relu(s), g.init("cols", np.array([4, 6], np.int64))], (4, 6))
+    return g.build({"y": g.op("Gemm", [a, b], (24, 4), transB=1)})
+
+
+def _binary_qdq() -> onnx.ModelProto:
+    """int8 max, min, prelu (a quantized slope): a QDQ graph by hand, as onnxruntime's quantizer
+    leaves these ops in float."""
+    g = GraphBuilder("fuzz_binary_int8", 18)
+    x = g.add_input("x", (1, 4, 6, 6))
+    s = g.add_input("s", (1, 4, 1, 6))
+
+    def qdq(v: str, scale: float, zp: int) -> str:
+        q = (g.init(g.unique("scale"), np.float32(scale)), g.init(g.unique("zp"), np.int8(zp)))
+        return g.op("DequantizeLinear", [g.op("QuantizeLinear", [v, *q], g.shapes[v]), *q], g.shapes[v])
+
+    xq, sq = qdq(x, 0.02, 3), qdq(s, 0.03, -5)
+    y = qdq(g.binary("Max", xq, sq), 0.025, -10)
+    y = qdq(g.binary("Min", y, qdq(g.init("cap", np.full((1, 4, 6, 1), 0.75, np.float32)), 0.01, 0)), 0.02, 0)
+    slope = qdq(g.init("slope", g.rng.uniform(-0.5, 0.5, (4, 1, 1)).astype(np.float32)), 0.005, 0)
+    return g.build({"y": qdq(g.binary("PRelu", y, slope), 0.015, 20)})
+
+
+def _move() -> onnx.ModelProto:
+    """slice (a negative step), gather (constant indices), tile, and Expand (reshape + tile)."""
+    g = GraphBuilder("fuzz_move", 19)
+    x = g.add_input("x", (1, 4, 6, 6))
+    i64 = lambda *v: np.array(v, np.int64)  # noqa: E731
+    y = g.op("Slice", [g.relu(x), g.init("s", i64(5, 0)), g.init("e", i64(-100, 6)), g.init("a", i64(2, 1)),
+                       g.init("t", i64(-2, 2))], (1, 2, 3, 6))
+    y = g.op("Gather", [g.relu(y), g.init("gi", i64(1, 0, 1))], (1, 3, 3, 6), axis=1)
+    y = g.op("Tile", [g.relu(y), g.init("r", i64(1, 1, 2, 1))], (1, 3, 6, 6))
+    b = g.op("Expand", [g.init("c", np.full((3, 1, 1), 0.5, np.float32)), g.init("shape", i64(1, 3, 6, 6))],
+             (1, 3, 6, 6))
+    return g.build({"y": g.add(y, b)})
+
+
+def _move_qdq() -> onnx.ModelProto:
+    """int8 slice, gather, tile: a QDQ graph by hand, each move requantizing."""
+    g = GraphBuilder("fuzz_move_int8", 20)
+    x = g.add_input("x", (1, 4, 6, 6))
+    i64 = lambda *v: np.array(v, np.int64)  # noqa: E731
+
+    def qdq(v: str, scale: float, zp: int) -> str:
+        q = (g.init(g.unique("scale"), np.float32(scale)), g.init(g.unique("zp"), np.int8(zp)))
+        return g.op("DequantizeLinear", [g.op("QuantizeLinear", [v, *q], g.shapes[v]), *q], g.shapes[v])
+
+    y = g.op("Slice", [qdq(x, 0.02, 3), g.init("s", i64(1)), g.init("e", i64(6)), g.init("a", i64(3)),
+                       g.init("t", i64(2))], (1, 4, 6, 3))
+    y = g.op("Gather", [qdq(y, 0.025, -4), g.init("gi", i64(3, 3, 0))], (1, 3, 6, 3), axis=1)
+    y = g.op("Tile", [qdq(y, 0.03, 1), g.init("r", i64(1, 2, 1, 1))], (1, 6, 6, 3))
+    return g.build({"y": qdq(y, 0.02, 0)})
+
+
+_MATH = (("Neg", {}), ("Abs", {}), ("Exp", {}), ("Log", {}), ("Sqrt", {}), ("Reciprocal", {}),
+         ("Elu", {"alpha": 0.5}), ("Selu", {}), ("Softplus", {}), ("Softsign", {}), ("Erf", {}),
+         ("Gelu", {"approximate": "tanh"}), ("HardSigmoid", {"alpha": 0.3}), ("Sign", {}),
+         ("Shrink", {"lambd": 0.4, "bias": 0.1}), ("Pow", {}), ("Swish", {}))
+"""Every element-wise math op (36..52) once; Pow's exponent is a constant input."""
+
+
+def _math_chain(g: GraphBuilder, y: str, after: Callable[[str], str]) -> str:
+    shape = g.shapes[y]
+    for op_type, attrs in _MATH:
+        inputs = [y, g.init("exponent", np.float32(2.0))] if op_type == "Pow" else [y]
+        y = after(g.op(op_type, inputs, shape, **attrs))
+    return y
+
+
+def _unary() -> onnx.ModelProto:
+    """neg ... silu in float (opset 24: Gelu, Swish)."""
+    g = GraphBuilder("fuzz_unary", 21, opset=24)
+    x = g.add_input("x", (1, 4, 6, 6))
+    return g.build({"y": _math_chain(g, x, lambda v: v)})
+
+
+def _unary_qdq() -> onnx.ModelProto:
+    """neg ... silu in int8 (one table each): a QDQ graph by hand."""
+    g = GraphBuilder("fuzz_unary_int8", 22, opset=24)
+    x = g.add_input("x", (1, 4, 6, 6))
+
+    def qdq(v: str) -> str:
+        q = (g.init(g.unique("scale"), np.float32(0.03)), g.init(g.unique("zp"), np.int8(-20)))
+        return g.op("DequantizeLinear", [g.op("QuantizeLinear", [v, *q], g.shapes[v]), *q], g.shapes[v])
+
+    return g.build({"y": _math_chain(g, qdq(x), qdq)})
+
+
 def _tiles() -> onnx.ModelProto:
     """A conv stack too big for TILE_BUDGET untiled: tiled stages and chains."""
     g = GraphBuilder("fuzz_tiles", 14)
@@ -117,6 +225,13 @@ GRAPHS: dict[str, tuple[Callable[[], onnx.ModelProto], int, tuple[str, ...]]] = 
     "window": (_window, OP_BUDGET, ("none", "lz4", "xip")),
     "elementwise": (_elementwise, OP_BUDGET, ("none",)),
     "dense": (_dense, OP_BUDGET, ("none", "xip")),
+    "reduce": (_reduce, OP_BUDGET, ("none",)),
+    "binary": (_binary, OP_BUDGET, ("none",)),
+    "binary_int8": (_binary_qdq, OP_BUDGET, ("none",)),
+    "move": (_move, OP_BUDGET, ("none",)),
+    "move_int8": (_move_qdq, OP_BUDGET, ("none",)),
+    "unary": (_unary, OP_BUDGET, ("none",)),
+    "unary_int8": (_unary_qdq, OP_BUDGET, ("none",)),
     "tiles": (_tiles, TILE_BUDGET, ("lz4",)),
     "chains": (_tiles, CHAIN_BUDGET, ("none", "xip")),
     "window_int8": (_int8(_window), OP_BUDGET, ("none", "lz4")),

@@ -143,7 +143,7 @@ CASES: list[Case] = [
     ("int8", lambda d: set_section(d, K.OPS, "offset", 32), "BAD_SECTION", r"section 1 \(OPS\) offset: bytes \[32, \d+\) are outside"),
     ("int8", lambda d: set_section(d, K.OPS, "offset", sections(d)[K.OPS][0] + 4), "BAD_SECTION", "is not a multiple of 16"),
     ("int8", lambda d: set_section(d, K.STAGES, "offset", sections(d)[K.OPS][0]), "BAD_SECTION", r"section \d \((OPS|STAGES)\) offset: overlaps section \d \((STAGES|OPS)\)"),
-    ("int8", lambda d: set_section(d, K.OPS, "size", 100), "BAD_SECTION", r"\(OPS\) size: 100 bytes != count 8 x 104 bytes"),
+    ("int8", lambda d: set_section(d, K.OPS, "size", 100), "BAD_SECTION", r"\(OPS\) size: 100 bytes != count 8 x 108 bytes"),
     ("int8", lambda d: set_section(d, K.OPS, "kind", 99), "BAD_SECTION", "section 1 kind: unknown value 99"),
     ("int8", lambda d: set_section(d, K.OPS, "kind", 1), "BAD_SECTION", r"section 1 \(TENSORS\) kind: a second TENSORS section"),
     ("minimal", lambda d: set_header(d, "num_sections", 5), "MISSING_SEC", "section STRINGS is required but missing"),

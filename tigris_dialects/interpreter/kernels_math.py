@@ -172,7 +172,7 @@ def dequantize_linear(
 
 
 def reduce(x: np.ndarray, kind: str, axes: Sequence[int] | None, keepdims: bool, noop_empty: bool) -> np.ndarray:
-    """ReduceMean/ReduceMax; no axes means all axes unless noop_with_empty_axes."""
+    """ReduceMean/Sum/Max/Min (`kind`); no axes means all axes unless noop_with_empty_axes."""
     if not axes:
         if noop_empty:
             return x
@@ -182,4 +182,6 @@ def reduce(x: np.ndarray, kind: str, axes: Sequence[int] | None, keepdims: bool,
         return np.mean(x, axis=norm, keepdims=keepdims, dtype=x.dtype if x.dtype.kind == "f" else None).astype(
             x.dtype
         )
-    return np.max(x, axis=norm, keepdims=keepdims)
+    if kind == "sum":
+        return np.sum(x, axis=norm, keepdims=keepdims, dtype=x.dtype)
+    return (np.max if kind == "max" else np.min)(x, axis=norm, keepdims=keepdims)

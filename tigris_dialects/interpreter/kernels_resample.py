@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from tigris.dialects.shapes import slice_indices
+
 F32 = np.float32
 
 
@@ -139,23 +141,6 @@ def pad(x: np.ndarray, pads: Sequence[int], mode: str = "constant", value: float
     raise ValueError(f"unsupported pad mode '{mode}'")
 
 
-def slice_indices(dim: int, start: int, end: int, step: int) -> np.ndarray:
-    """Indices ONNX Slice selects along one axis (negative starts/ends count from the end, then clamp)."""
-    if step == 0:
-        raise ValueError("slice step must not be 0")
-    if start < 0:
-        start += dim
-    if end < 0:
-        end += dim
-    if step > 0:
-        start = min(max(start, 0), dim)
-        end = min(max(end, 0), dim)
-    else:
-        start = min(max(start, 0), dim - 1)
-        end = min(max(end, -1), dim - 1)
-    return np.arange(start, end, step, dtype=np.int64)
-
-
 def onnx_slice(
     x: np.ndarray, starts: Sequence[int], ends: Sequence[int], axes: Sequence[int] | None, steps: Sequence[int] | None
 ) -> np.ndarray:
@@ -163,5 +148,5 @@ def onnx_slice(
     steps = list(steps) if steps is not None else [1] * len(starts)
     for start, end, axis, step in zip(starts, ends, axes, steps):
         axis = axis % x.ndim
-        x = np.take(x, slice_indices(x.shape[axis], int(start), int(end), int(step)), axis=axis)
+        x = np.take(x, np.asarray(slice_indices(x.shape[axis], int(start), int(end), int(step)), np.int64), axis=axis)
     return x

@@ -26,6 +26,7 @@ from tigris.dialects.interpreter.values import (
 )
 from tigris.dialects.onnx import ops_quant as q
 from tigris.dialects.onnx import ops_tensor as t
+from tigris.dialects.shapes import shape_of
 from tigris.dialects.tgr.weight import weight_array
 
 F32 = np.float32
@@ -143,8 +144,18 @@ class OnnxDataFunctions(InterpreterFunctions):
         zero_point = optional(op, args, "zero_point")
         return out(op, km.dequantize_linear(x, scale, zero_point, op.axis.value.data, op.block_size.value.data))
 
+    @impl(t.SplitOp)
+    def run_split(self, interpreter: Interpreter, op: t.SplitOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The import typed each output, so their shapes say where the parts start (as
+        convert-onnx-to-tgr's slices do)."""
+        x = np.asarray(args[0])
+        axis = op.axis.value.data % x.ndim
+        bounds = np.cumsum([shape_of(r)[axis] for r in op.outputs])[:-1]
+        return tuple(np.split(x, bounds, axis=axis))
+
     @impl(q.GenericOp)
     def run_generic(self, interpreter: Interpreter, op: q.GenericOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         domain = op.domain.data
         kind = f"{domain}.{op.op_type.data}" if domain else op.op_type.data
         raise fail(op, f"ONNX op type '{kind}' has no typed op and cannot be interpreted")
+

@@ -8,12 +8,18 @@ from __future__ import annotations
 
 from xdsl.interpreter import register_impls
 
+from tigris.dialects.interpreter.onnx_binary import OnnxBinaryFunctions
 from tigris.dialects.interpreter.onnx_data import OnnxDataFunctions
 from tigris.dialects.interpreter.onnx_elementwise import OnnxElementwiseFunctions
 from tigris.dialects.interpreter.onnx_nn import OnnxNNFunctions
+from tigris.dialects.interpreter.onnx_reduce import OnnxReduceFunctions
 from tigris.dialects.interpreter.onnx_tensor import OnnxTensorFunctions
+from tigris.dialects.interpreter.tgr_unary import OnnxUnaryFunctions
 
 
 @register_impls
-class OnnxFunctions(OnnxNNFunctions, OnnxElementwiseFunctions, OnnxTensorFunctions, OnnxDataFunctions):
+class OnnxFunctions(
+    OnnxNNFunctions, OnnxElementwiseFunctions, OnnxTensorFunctions, OnnxDataFunctions, OnnxBinaryFunctions,
+    OnnxReduceFunctions, OnnxUnaryFunctions,
+):
     """Float semantics of ONNX (as onnxruntime's CPU provider computes them), NCHW."""

@@ -9,9 +9,10 @@ device), reads scales and zero points from the types, and runs the formula of `q
 
 - conv, depthwise_conv, conv1d, conv_transpose, fully_connected, matmul: exact int32
   accumulators (kernels_int8), then `arith.requantize_accumulator` per output channel.
-- add, sub, mul, div: `arith.binary` (float32, onnxruntime's steps); softmax: `arith.softmax`.
+- add, sub, mul, div, max, min, prelu: `arith.binary` (float32, onnxruntime's steps); softmax: `arith.softmax`.
 - avg_pool, global_avg_pool, reduce_mean: exact int32 sums, then `arith.mean_of_total`.
-- relu, relu6, clip, leaky_relu, sigmoid, tanh, hard_swish (and onnx Swish/Silu): the table.
+- relu, relu6, clip, leaky_relu, sigmoid, tanh, hard_swish, neg ... silu (tgr_unary.py; and onnx
+  Swish/Silu): the table.
 - concat, pad, resize (nearest), max_pool, global_max_pool, reshape, flatten, squeeze, unsqueeze,
   transpose: move stored values; a value whose parameters change is `arith.requantize_values`.
 Weights are read in ONNX order whatever their `weight_layout` (`onnx_weight`). Other ops
@@ -250,6 +251,7 @@ def _binary(kind: str) -> Kernel:
 
 
 add, sub, mul, div = (_binary(kind) for kind in ("add", "sub", "mul", "div"))
+maximum, minimum, prelu = (_binary(kind) for kind in ("max", "min", "prelu"))
 
 
 def softmax(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -34,7 +34,6 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     DictionaryAttr,
     FloatAttr,
-    FunctionType,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -50,12 +49,12 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import InterpretationError, VerifyException
 
 from tigris.dialects.constants import constant_array
+from tigris.dialects.onnx.base import OnnxOp
 from tigris.dialects.onnx.dialect import OPS_BY_TYPE
 from tigris.dialects.onnx.element_types import element_type
 from tigris.dialects.onnx.errors import OnnxImportError
 from tigris.dialects.onnx.folding import Evaluator, compile_time_args
 from tigris.dialects.onnx.graph_order import CycleError, dfs_order
-from tigris.dialects.onnx.ops_nn import SoftmaxOp
 from tigris.dialects.onnx.ops_quant import GenericOp
 from tigris.dialects.onnx.ops_tensor import ReshapeOp
 from tigris.dialects.syntax import group_results
@@ -496,31 +495,31 @@ class _GraphImporter:
             if attr.name not in definition.properties or value is None:
                 return None
             properties[attr.name] = value
-        if node.op_type == "Softmax" and self.opset < 13:
-            return self._legacy_softmax(node, operands, result_types, properties)
+        if node.op_type in ("Softmax", "LogSoftmax") and self.opset < 13:
+            return self._legacy_softmax(cls, node, operands, result_types, properties)
         grouped = _group_operands(definition.operands, operands)
         if grouped is None:
             raise OnnxImportError(f"node '{node.name}' ({node.op_type}) is missing a required input")
         return cls.build(operands=grouped, result_types=results, properties=properties)
 
     def _legacy_softmax(
-        self, node: onnx.NodeProto, operands: list[SSAValue | None], result_types: list[Attribute],
+        self, cls: type[OnnxOp], node: onnx.NodeProto, operands: list[SSAValue | None], result_types: list[Attribute],
         properties: dict[str, Attribute],
     ) -> Operation:
-        """Before opset 13 Softmax normalizes the input flattened to 2-D at `axis` (default 1).
-        On the last axis that is today's Softmax; elsewhere we emit what ONNX's version
-        converter does: Reshape to 2-D, Softmax on axis -1, Reshape back."""
+        """Before opset 13 Softmax (and LogSoftmax, `cls`) normalizes the input flattened to 2-D
+        at `axis` (default 1). On the last axis that is today's op; elsewhere we emit what ONNX's
+        version converter does: Reshape to 2-D, the op on axis -1, Reshape back."""
         (x,) = operands
         assert x is not None and isinstance(x.type, TensorType)
         shape = list(x.type.get_shape())
         attr = properties.get("axis")
         axis = (attr.value.data if isinstance(attr, IntegerAttr) else 1) % len(shape)
         if axis == len(shape) - 1:
-            return SoftmaxOp.build(operands=[x], result_types=result_types, properties={"axis": IntegerAttr(axis, i64)})
+            return cls.build(operands=[x], result_types=result_types, properties={"axis": IntegerAttr(axis, i64)})
         rows, cols = int(np.prod(shape[:axis])), int(np.prod(shape[axis:]))
         flat_type = TensorType(x.type.element_type, [rows, cols])
         flat = self._reshape(x, flat_type, f"{node.name}.flatten")
-        softmax = SoftmaxOp.build(operands=[flat], result_types=[flat_type])
+        softmax = cls.build(operands=[flat], result_types=[flat_type])
         softmax.attributes["tgr.name"] = StringAttr(f"{node.name}.softmax")
         softmax.output.name_hint = _ssa_name(f"{node.output[0]}_softmax")
         self.ops.append(softmax)

@@ -218,6 +218,39 @@ class SoftmaxOp(OnnxOp):
 
 
 @irdl_op_definition
+class LogSoftmaxOp(OnnxOp):
+    """Like Softmax: `axis` defaults to -1 (opset 13); the importer handles older opsets."""
+
+    name = "onnx.LogSoftmax"
+    input = operand_def(TensorType)
+    output = result_def(TensorType)
+    axis = int_attr(-1)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        normalize_axis(self.axis.value.data, len(shape_of(self.input)))
+
+
+@irdl_op_definition
+class LayerNormalizationOp(OnnxOp):
+    """Opset 17. Only Y is modelled: a node that also outputs Mean or InvStdDev (training
+    graphs) imports as a generic op, which check-legal names."""
+
+    name = "onnx.LayerNormalization"
+    X = operand_def(TensorType)
+    Scale = operand_def(TensorType)
+    B = opt_operand_def(TensorType)
+    Y = result_def(TensorType)
+    axis = int_attr(-1)
+    epsilon = float_attr(1e-5)
+    stash_type = int_attr(1)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        normalize_axis(self.axis.value.data, len(shape_of(self.X)))
+
+
+@irdl_op_definition
 class DropoutOp(MultiOptional):
     """`ratio` is an attribute before opset 12, an input after; either way inference ignores it."""
 

@@ -11,6 +11,7 @@ from xdsl.irdl import (
     result_def,
     traits_def,
     var_operand_def,
+    var_result_def,
 )
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
@@ -268,6 +269,28 @@ class GatherOp(OnnxOp):
 
 
 @irdl_op_definition
+class SplitOp(MultiOptional):
+    """Parts along `axis`: sizes from the `split` attribute (opset < 13) or input, `num_outputs`
+    (opset 18) or equal; the import types each output, so the result shapes say where parts start."""
+
+    name = "onnx.Split"
+    input = operand_def(TensorType)
+    split_in = opt_operand_def(TensorType)
+    outputs = var_result_def(TensorType)
+    axis = int_attr(0)
+    num_outputs = int_attr()
+    split = array_attr()
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        x = shape_of(self.input)
+        axis = normalize_axis(self.axis.value.data, len(x))
+        parts = [shape_of(r) for r in self.outputs]
+        if not parts or any(len(p) != len(x) for p in parts) or sum(p[axis] for p in parts) != x[axis]:
+            raise VerifyException(f"onnx.Split: outputs {parts} do not split {x} along axis {axis}")
+
+
+@irdl_op_definition
 class SliceOp(MultiOptional):
     """starts/ends/axes/steps are inputs from opset 10, attributes before."""
 
@@ -333,3 +356,15 @@ class ReduceMeanOp(_Reduce):
 @irdl_op_definition
 class ReduceMaxOp(_Reduce):
     name = "onnx.ReduceMax"
+
+
+@irdl_op_definition
+class ReduceMinOp(_Reduce):
+    name = "onnx.ReduceMin"
+
+
+@irdl_op_definition
+class ReduceSumOp(_Reduce):
+    """`axes` is an input from opset 13 (earlier than the other reductions' 18)."""
+
+    name = "onnx.ReduceSum"

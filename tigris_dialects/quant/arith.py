@@ -54,11 +54,12 @@ Why these formulas (measured against onnxruntime 1.32, graph optimizations disab
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike
+
+from tigris.dialects.quant.unary_math import math_function
 
 F32 = np.float32
 I64 = np.int64
@@ -169,8 +170,12 @@ BINARY_FLOAT_OPS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     "sub": np.subtract,
     "mul": np.multiply,
     "div": np.divide,
+    "max": np.maximum,
+    "min": np.minimum,
+    "prelu": lambda x, slope: np.where(x >= 0, x, x * slope),
 }
-"""The float32 op of each element-wise binary int8 op (numpy broadcasting, IEEE binary32)."""
+"""The float32 op of each element-wise binary int8 op (numpy broadcasting, IEEE binary32); prelu's
+second operand is the slope."""
 
 
 def binary(
@@ -183,7 +188,8 @@ def binary(
     lo: int,
     hi: int,
 ) -> np.ndarray:
-    """quantize(dequantize(a) op dequantize(b)): onnxruntime's QDQ Add/Sub/Mul/Div bit for bit."""
+    """quantize(dequantize(a) op dequantize(b)): onnxruntime's QDQ Add/Sub/Mul/Div (and
+    Max/Min/PRelu, exact in float32 given their operands) bit for bit."""
     fa, fb = dequantize(a, *a_q), dequantize(b, *b_q)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         y = BINARY_FLOAT_OPS[kind](fa, fb).astype(F32)
@@ -285,7 +291,8 @@ def activation_function(name: str, **attrs: float) -> Callable[[np.ndarray], np.
 
     names: sigmoid, tanh, hard_swish (x * relu6(x + 3) / 6), relu, relu6, clip (attrs min, max,
     either may be absent), leaky_relu (alpha, default 0.01), swish (alpha, default 1),
-    hard_sigmoid (alpha, beta). Float attributes are taken as the float32 values ONNX stores."""
+    hard_sigmoid (alpha, beta), and the math ops of unary_math.py. Float attributes are taken
+    as the float32 values ONNX stores."""
     if name == "sigmoid":
         return _sigmoid64
     if name == "tanh":
@@ -309,6 +316,9 @@ def activation_function(name: str, **attrs: float) -> Callable[[np.ndarray], np.
     if name == "hard_sigmoid":
         alpha, beta = _f64(attrs.get("alpha", 0.2)), _f64(attrs.get("beta", 0.5))
         return lambda x: np.clip(alpha * x + beta, 0.0, 1.0)
+    defined = math_function(name, attrs)  # neg, exp, log, elu, gelu, pow, ...: unary_math.py
+    if defined is not None:
+        return defined
     raise ValueError(f"no int8 table for activation '{name}'")
 
 

@@ -10,14 +10,16 @@ device, so host and device agree bit for bit. `arith`'s module docstring defines
     conv_transpose, matmul                     requant_scales (per output channel / rhs column),
                                                  act_range (the storage range)
     relu, relu6, clip, leaky_relu, sigmoid,    table (256 entries of the result's storage type)
-      tanh, hard_swish (onnx Swish, Silu)
+      tanh, hard_swish (onnx Swish, Silu),
+      neg ... silu (tgr/ops_unary.py)
     pad                                        pad_value: the constant, quantized at the result's
                                                  parameters (the stored byte of a padded element)
-    add, sub, mul, div, softmax, avg_pool,     nothing: their formulas read only the tensors'
-      global_avg_pool, reduce_mean, concat,      scales and zero points (and shapes)
+    add, sub, mul, div, max, min, prelu,       nothing: their formulas read only the tensors'
+      softmax, avg_pool, global_avg_pool,        scales and zero points (and shapes)
+      reduce_mean, concat,
       max_pool, global_max_pool, resize (nearest),
       reshape, flatten, squeeze, unsqueeze,
-      transpose
+      transpose, slice, gather, tile
 
 Every function checks what the formula needs (8-bit per-tensor activations, per-channel weights
 along the output-channel axis, int32 accumulators that cannot overflow) and raises ValueError
@@ -40,11 +42,13 @@ from tigris.dialects.onnx import ops_elementwise as onnx_ew
 from tigris.dialects.onnx import ops_tensor as onnx_t
 from tigris.dialects.quant import arith
 from tigris.dialects.shapes import ints, shape_of
+from tigris.dialects.tgr import ops_binary as bi
 from tigris.dialects.tgr import ops_elementwise as ew
+from tigris.dialects.tgr import ops_move as mv
 from tigris.dialects.tgr import ops_shape as sh
+from tigris.dialects.tgr import ops_unary as un
 from tigris.dialects.tgr import ops_window as win
 from tigris.dialects.tgr.attributes import QuantType
-from tigris.dialects.tgr.traits import int_prop
 from tigris.dialects.tgr.weight import numpy_dtype
 
 # -- quantization parameters from types ----------------------------------------------------------
@@ -295,6 +299,22 @@ _TABLES: dict[type[Operation], tuple[str, Mapping[str, str]]] = {
     ew.ClipOp: ("clip", {"min": "min", "max": "max"}),
     onnx_ew.SwishOp: ("swish", {"alpha": "alpha"}),
     onnx_ew.SiluOp: ("swish", {}),
+    un.NegOp: ("neg", {}),
+    un.AbsOp: ("abs", {}),
+    un.ExpOp: ("exp", {}),
+    un.LogOp: ("log", {}),
+    un.SqrtOp: ("sqrt", {}),
+    un.ReciprocalOp: ("reciprocal", {}),
+    un.EluOp: ("elu", {"alpha": "alpha"}),
+    un.SeluOp: ("selu", {"alpha": "alpha", "gamma": "gamma"}),
+    un.SoftplusOp: ("softplus", {}),
+    un.SoftsignOp: ("softsign", {}),
+    un.ErfOp: ("erf", {}),
+    un.HardSigmoidOp: ("hard_sigmoid", {"alpha": "alpha", "beta": "beta"}),
+    un.SignOp: ("sign", {}),
+    un.ShrinkOp: ("shrink", {"lambd": "lambd", "bias": "bias"}),
+    un.PowOp: ("pow", {"exponent": "exponent"}),
+    un.SiluOp: ("swish", {}),
 }
 """Element-wise activations computed by lookup: the `arith.activation_function` name and which
 float properties (absent: the activation's default) give its attributes."""
@@ -316,7 +336,7 @@ def _table(
 
 def table_params(op: Operation) -> Int8Params:
     """The 256-entry table of the op's activation between its input and result parameters."""
-    name, attr_props = _TABLES[type(op)]
+    name, attr_props = _TABLES[type(op)] if not isinstance(op, un.GeluOp) else (_gelu_name(op), {})
     xq = tensor_q(op.operands[0], "input")
     yq = tensor_q(op.results[0], "result")
     attrs = []
@@ -325,6 +345,11 @@ def table_params(op: Operation) -> Int8Params:
         if value is not None:  # absent: the activation's default (or unbounded, for clip)
             attrs.append((key, value))
     return Int8Params(table=_table(name, xq.pair, yq.pair, xq.range, yq.range, tuple(attrs)))
+
+
+def _gelu_name(op: un.GeluOp) -> str:
+    """tgr.gelu's table: the erf form, or the tanh form for approximate = "tanh"."""
+    return "gelu_tanh" if op.approximate.data == "tanh" else "gelu"
 
 
 PARAMS: dict[type[Operation], Callable[[Operation], Int8Params]] = {
@@ -338,6 +363,9 @@ PARAMS: dict[type[Operation], Callable[[Operation], Int8Params]] = {
     ew.SubOp: float_path_params,
     ew.MulOp: float_path_params,
     ew.DivOp: float_path_params,
+    bi.PReluOp: float_path_params,
+    bi.MaxOp: float_path_params,
+    bi.MinOp: float_path_params,
     ew.SoftmaxOp: float_path_params,
     win.GlobalAvgPoolOp: mean_params,
     sh.ReduceMeanOp: mean_params,
@@ -349,10 +377,13 @@ PARAMS: dict[type[Operation], Callable[[Operation], Int8Params]] = {
     sh.SqueezeOp: float_path_params,
     sh.UnsqueezeOp: float_path_params,
     sh.TransposeOp: float_path_params,
+    mv.SliceOp: float_path_params,
+    mv.GatherOp: float_path_params,
+    mv.TileOp: float_path_params,
     sh.ConcatOp: float_path_params,
     sh.ResizeOp: resize_params,
     sh.PadOp: pad_params,
-    **{op_type: table_params for op_type in _TABLES},
+    **{op_type: table_params for op_type in (*_TABLES, un.GeluOp)},
 }
 """Every op with an int8 kernel and the function computing its parameters."""
 

@@ -12,7 +12,6 @@ from collections.abc import Callable, Sequence
 
 from xdsl.dialects.builtin import (
     DenseArrayBase,
-    FloatData,
     IntAttr,
     IntegerType,
     Signedness,

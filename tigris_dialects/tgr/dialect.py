@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
+from tigris.dialects.tgr import ops_binary as bi
 from tigris.dialects.tgr import ops_elementwise as ew
+from tigris.dialects.tgr import ops_move as mv
+from tigris.dialects.tgr import ops_reduce as rd
 from tigris.dialects.tgr import ops_shape as sh
 from tigris.dialects.tgr import ops_window as win
+from tigris.dialects.tgr import ops_unary as un
 from tigris.dialects.tgr.attributes import (
     DenseResourceAttr,
     LifetimeAttr,
@@ -27,6 +31,10 @@ TGR_OPS = [
     ew.AddOp, ew.SubOp, ew.MulOp, ew.DivOp, ew.SoftmaxOp, ew.BatchNormOp, ew.InstanceNormOp,
     sh.ConcatOp, sh.PadOp, sh.ResizeOp, sh.FlattenOp, sh.ReshapeOp, sh.SqueezeOp,
     sh.UnsqueezeOp, sh.TransposeOp, sh.ReduceMeanOp,
+    mv.SliceOp, mv.GatherOp, mv.TileOp,
+    rd.ReduceSumOp, rd.ReduceMaxOp, rd.ReduceMinOp, rd.LogSoftmaxOp, rd.LrnOp, rd.LayerNormOp,
+    bi.PReluOp, bi.MaxOp, bi.MinOp,
+    *un.UNARY_OPS,
     WeightOp,
 ]  # fmt: skip
 

@@ -26,10 +26,13 @@ from tigris.dialects.tgr.record_fields import Fields, runtime_axis
 from tigris.dialects.tgr.runtime_enums import OpType
 from tigris.dialects.tgr.traits import RuntimeOp, TileCategory, TileKind, int_prop
 
-_POINTWISE = (Pure(), TileCategory(TileKind.POINTWISE))
+POINTWISE = (Pure(), TileCategory(TileKind.POINTWISE))
+"""The traits of an element-wise op: pure, and tiled as a pointwise op (a band reads the same band)."""
 
 
-class _Unary(PositionalSyntax):
+class UnaryElementwise(PositionalSyntax):
+    """One operand, a result of its shape (the element types may differ: int8 carries its scale)."""
+
     input = operand_def(TensorType)
     output = result_def(TensorType)
 
@@ -38,73 +41,73 @@ class _Unary(PositionalSyntax):
 
 
 @irdl_op_definition
-class ReluOp(_Unary):
+class ReluOp(UnaryElementwise):
     name = "tgr.relu"
-    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.RELU))
+    traits = traits_def(*POINTWISE, RuntimeOp(OpType.RELU))
 
 
 @irdl_op_definition
-class Relu6Op(_Unary):
+class Relu6Op(UnaryElementwise):
     name = "tgr.relu6"
-    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.RELU6))
+    traits = traits_def(*POINTWISE, RuntimeOp(OpType.RELU6))
 
 
 @irdl_op_definition
-class SigmoidOp(_Unary):
+class SigmoidOp(UnaryElementwise):
     name = "tgr.sigmoid"
-    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.SIGMOID))
+    traits = traits_def(*POINTWISE, RuntimeOp(OpType.SIGMOID))
 
 
 @irdl_op_definition
-class TanhOp(_Unary):
+class TanhOp(UnaryElementwise):
     name = "tgr.tanh"
-    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.TANH))
+    traits = traits_def(*POINTWISE, RuntimeOp(OpType.TANH))
 
 
 @irdl_op_definition
-class HardSwishOp(_Unary):
+class HardSwishOp(UnaryElementwise):
     """x * relu6(x + 3) / 6. Not in spec/c-api.md's enum: runtime op type 33 is our addition."""
 
     name = "tgr.hard_swish"
-    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.HARD_SWISH))
+    traits = traits_def(*POINTWISE, RuntimeOp(OpType.HARD_SWISH))
 
 
 @irdl_op_definition
-class QuantizeOp(_Unary):
+class QuantizeOp(UnaryElementwise):
     """float -> int8 at the result's `!tgr.quant` parameters, where a model leaves an op
     in float between int8 ones (onnxruntime's quantizer does for HardSwish, ReduceMean).
     Runtime op type 34, an addition to the spec's enum."""
 
     name = "tgr.quantize"
-    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.QUANTIZE))
+    traits = traits_def(*POINTWISE, RuntimeOp(OpType.QUANTIZE))
 
 
 @irdl_op_definition
-class DequantizeOp(_Unary):
+class DequantizeOp(UnaryElementwise):
     """int8 -> float at the input's `!tgr.quant` parameters. Runtime op type 35 (addition)."""
 
     name = "tgr.dequantize"
-    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.DEQUANTIZE))
+    traits = traits_def(*POINTWISE, RuntimeOp(OpType.DEQUANTIZE))
 
 
 @irdl_op_definition
-class LeakyReluOp(_Unary):
+class LeakyReluOp(UnaryElementwise):
     name = "tgr.leaky_relu"
     alpha = prop_def(FloatAttr[Float32Type], default_value=FloatAttr(0.01, f32))
-    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.LEAKY_RELU))
+    traits = traits_def(*POINTWISE, RuntimeOp(OpType.LEAKY_RELU))
 
     def runtime_fields(self) -> Fields:
         return {"alpha": self.alpha.value.data}
 
 
 @irdl_op_definition
-class ClipOp(_Unary):
+class ClipOp(UnaryElementwise):
     """Clamp to [min, max]; an absent bound is unbounded."""
 
     name = "tgr.clip"
     min = opt_prop_def(FloatAttr[Float32Type])
     max = opt_prop_def(FloatAttr[Float32Type])
-    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.CLIP))
+    traits = traits_def(*POINTWISE, RuntimeOp(OpType.CLIP))
 
     def verify_(self) -> None:
         super().verify_()
@@ -116,7 +119,9 @@ class ClipOp(_Unary):
                 "clip_max": self.max.value.data if self.max is not None else math.inf}  # fmt: skip
 
 
-class _Binary(PositionalSyntax):
+class BinaryElementwise(PositionalSyntax):
+    """Two operands broadcast ONNX-style to the result's shape."""
+
     lhs = operand_def(TensorType)
     rhs = operand_def(TensorType)
     output = result_def(TensorType)
@@ -126,31 +131,31 @@ class _Binary(PositionalSyntax):
 
 
 @irdl_op_definition
-class AddOp(_Binary):
+class AddOp(BinaryElementwise):
     name = "tgr.add"
-    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.ADD))
+    traits = traits_def(*POINTWISE, RuntimeOp(OpType.ADD))
 
 
 @irdl_op_definition
-class SubOp(_Binary):
+class SubOp(BinaryElementwise):
     name = "tgr.sub"
-    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.SUB))
+    traits = traits_def(*POINTWISE, RuntimeOp(OpType.SUB))
 
 
 @irdl_op_definition
-class MulOp(_Binary):
+class MulOp(BinaryElementwise):
     name = "tgr.mul"
-    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.MUL))
+    traits = traits_def(*POINTWISE, RuntimeOp(OpType.MUL))
 
 
 @irdl_op_definition
-class DivOp(_Binary):
+class DivOp(BinaryElementwise):
     name = "tgr.div"
-    traits = traits_def(*_POINTWISE, RuntimeOp(OpType.DIV))
+    traits = traits_def(*POINTWISE, RuntimeOp(OpType.DIV))
 
 
 @irdl_op_definition
-class SoftmaxOp(_Unary):
+class SoftmaxOp(UnaryElementwise):
     name = "tgr.softmax"
     axis = prop_def(IntegerAttr[I64], default_value=IntegerAttr(-1, i64))
     traits = traits_def(Pure(), TileCategory(TileKind.DENSE), RuntimeOp(OpType.SOFTMAX))

@@ -29,6 +29,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from tigris.dialects.shapes import expect_shape, ints, normalize_axis, shape_of
 from tigris.dialects.syntax import PositionalSyntax
+from tigris.dialects.tgr.ops_reduce import Reduction
 from tigris.dialects.tgr.plan_attrs import STORED_ORDER
 from tigris.dialects.tgr.record_fields import (
     Fields,
@@ -235,24 +236,6 @@ class TransposeOp(PositionalSyntax):
 
 
 @irdl_op_definition
-class ReduceMeanOp(PositionalSyntax):
+class ReduceMeanOp(Reduction):
     name = "tgr.reduce_mean"
-    input = operand_def(TensorType)
-    output = result_def(TensorType)
-    axes = prop_def(DenseArrayBase)
-    keepdims = prop_def(IntegerAttr[I64], default_value=IntegerAttr(1, i64))
     traits = traits_def(Pure(), TileCategory(TileKind.DENSE), RuntimeOp(OpType.REDUCE_MEAN))
-
-    def verify_(self) -> None:
-        x = shape_of(self.input)
-        axes = {normalize_axis(a, len(x), "reduce axis") for a in ints(self, "axes") or []}
-        keep = int_prop(self, "keepdims", 1) == 1
-        want = [1 if i in axes else d for i, d in enumerate(x) if keep or i not in axes]
-        expect_shape(self, shape_of(self.output), want)
-
-    def runtime_fields(self) -> Fields:
-        rank = len(shape_of(self.input))  # no axes: reduces nothing, as the verifier and interpreter read it
-        return {
-            "params": tuple(sorted(runtime_axis(a, rank) for a in ints(self, "axes") or [])),
-            "flags": OpFlag.KEEPDIMS if self.keepdims.value.data else OpFlag(0),
-        }

@@ -62,6 +62,35 @@ class OpType(IntEnum):
     HARD_SWISH = 33
     QUANTIZE = 34
     DEQUANTIZE = 35
+    NEG = 36  # 36..52: element-wise unary math (tgr/ops_unary.py)
+    ABS = 37
+    EXP = 38
+    LOG = 39
+    SQRT = 40
+    RECIPROCAL = 41
+    ELU = 42
+    SELU = 43
+    SOFTPLUS = 44
+    SOFTSIGN = 45
+    ERF = 46
+    GELU = 47
+    HARD_SIGMOID = 48
+    SIGN = 49
+    SHRINK = 50
+    POW = 51
+    SILU = 52
+    SLICE = 60  # 60..62: data movement on activations (tgr/ops_move.py)
+    GATHER = 61
+    TILE = 62
+    PRELU = 70
+    MAX = 71
+    MIN = 72
+    REDUCE_SUM = 80
+    REDUCE_MAX = 81
+    REDUCE_MIN = 82
+    LOG_SOFTMAX = 83
+    LRN = 84
+    LAYER_NORM = 85
     UNKNOWN = 255
 
     @classmethod
@@ -105,6 +134,13 @@ class CoordMode(IntEnum):
     ASYMMETRIC = 1
     ALIGN_CORNERS = 2
     PYTORCH_HALF_PIXEL = 3
+
+
+class GeluMode(IntEnum):
+    """`mode` of a gelu op: ONNX Gelu's `approximate`."""
+
+    NONE = 0
+    TANH = 1
 
 
 class PadMode(IntEnum):

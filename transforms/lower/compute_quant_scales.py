@@ -14,7 +14,8 @@ the device agree bit for bit. Attributes (all discardable, on the op):
     tgr.act_range = array<i32: lo, hi>    the same ops: the clamp after requantization (narrowed
                                             by a fused relu/relu6 on the conv family and
                                             fully_connected)
-    tgr.table = array<i8: 256 values>     relu, relu6, clip, leaky_relu, sigmoid, tanh, hard_swish
+    tgr.table = array<i8: 256 values>     relu, relu6, clip, leaky_relu, sigmoid, tanh, hard_swish,
+                                            neg ... silu (tgr/ops_unary.py)
                                             (array<ui8: ...> for uint8 results); entry v - qmin is
                                             the output for the stored input v
     tgr.pad_value = v : i32               tgr.pad: the stored value of its constant padding, at

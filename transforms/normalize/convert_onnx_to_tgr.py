@@ -4,7 +4,8 @@ Mechanical mappings are rows of `TABLE` (ONNX op, `tgr` op, property renames).
 Ops whose ONNX form needs resolving get small patterns: auto_pad becomes explicit
 pads, Gemm/MatMul with a constant weight become `tgr.fully_connected`, bounds and
 axes given as constant inputs become properties. Ops with a pass of their own
-(Constant, Q/DQ, Swish/Silu, Resize, Reshape, shape arithmetic) are left for it.
+(Constant, Q/DQ, Swish with alpha != 1, Resize, Reshape, shape arithmetic) are left for it.
+The element-wise math ops (and SiLU, Pow) are convert_unary.py's patterns.
 """
 
 from __future__ import annotations
@@ -37,6 +38,21 @@ from tigris.dialects.tgr import ops_elementwise as te
 from tigris.dialects.tgr import ops_shape as ts
 from tigris.dialects.tgr import ops_window as tw
 from tigris.dialects.tgr.weight import make_weight
+from tigris.transforms.normalize.convert_binary import (
+    ConvertGemmOfActivations,
+    ConvertMaxMin,
+    ConvertMean,
+    ConvertPRelu,
+)
+from tigris.transforms.normalize.convert_unary import PATTERNS as UNARY_PATTERNS
+from tigris.transforms.normalize.convert_reduce import (
+    ConvertLayerNorm,
+    ConvertLogSoftmax,
+    ConvertLrn,
+    ConvertReduction,
+    reduce_axes,
+)
+from tigris.transforms.normalize.convert_move import MOVE_PATTERNS
 from tigris.transforms.normalize.weights import transposed_weight
 from tigris.transforms.rewriting import apply_patterns, carry_name, fail, node_name
 
@@ -284,35 +300,13 @@ class ConvertPad(RewritePattern):
         rewriter.replace(op, carry_name(op, new))
 
 
-def _reduce_axes(op: ot.ReduceMeanOp | ot.ReduceMaxOp) -> list[int]:
-    rank = len(shape_of(op.data))
-    axes = constant_ints(op.axes_in) if op.axes_in is not None else ints(op, "axes")
-    if op.axes_in is not None and axes is None:
-        raise fail(op, "reduction axes must be constant")
-    if not axes:
-        return [] if op.noop_with_empty_axes.value.data else list(range(rank))
-    return sorted(normalize_axis(a, rank, "reduce axis") for a in axes)
-
-
-class ConvertReduceMean(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ot.ReduceMeanOp, rewriter: PatternRewriter) -> None:
-        axes = _reduce_axes(op)
-        if not axes:  # noop_with_empty_axes: identity
-            rewriter.replace(op, [], [op.data])
-            return
-        props = {"axes": _i64s(axes), "keepdims": op.keepdims}
-        new = ts.ReduceMeanOp.build(operands=[op.data], result_types=[op.reduced.type], properties=props)
-        rewriter.replace(op, carry_name(op, new))
-
-
 class ConvertReduceMaxOverSpace(RewritePattern):
     """ReduceMax over every spatial axis with keepdims is a global max pool; others stay."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ot.ReduceMaxOp, rewriter: PatternRewriter) -> None:
         rank = len(shape_of(op.data))
-        if rank >= 3 and op.keepdims.value.data == 1 and _reduce_axes(op) == list(range(2, rank)):
+        if rank >= 3 and op.keepdims.value.data == 1 and reduce_axes(op) == list(range(2, rank)):
             new = tw.GlobalMaxPoolOp.build(operands=[op.data], result_types=[op.reduced.type])
             rewriter.replace(op, carry_name(op, new))
 
@@ -359,12 +353,21 @@ class ConvertOnnxToTgrPass(ModulePass):
             ConvertPool(),
             ConvertBatchNorm(),
             ConvertTranspose(),
+            ConvertGemmOfActivations(),  # before ConvertGemm, which refuses an activation B
             ConvertGemm(),
             ConvertMatMul(),
             ConvertClip(),
             ConvertPad(),
-            ConvertReduceMean(),
             ConvertReduceMaxOverSpace(),
+            ConvertReduction(),
+            ConvertLogSoftmax(),
+            ConvertLrn(),
+            ConvertLayerNorm(),
             ConvertSum(),
+            ConvertPRelu(),
+            ConvertMaxMin(),
+            ConvertMean(),
             ConvertSqueeze(),
+            *(pattern() for pattern in MOVE_PATTERNS),
+            *UNARY_PATTERNS,
         )

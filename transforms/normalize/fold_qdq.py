@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import FunctionType, IntegerType, ModuleOp, Signedness, TensorType
+from xdsl.dialects.builtin import FunctionType, IntegerType, ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass

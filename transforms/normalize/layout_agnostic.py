@@ -8,9 +8,9 @@ returns (`perm` itself, unless the op drops axes). Which ops qualify:
 - pointwise ops (the `TileCategory` they declare) whose other operands have one element,
   so broadcasting them does not depend on the layout;
 - QuantizeLinear / DequantizeLinear, per-tensor or per-axis (the axis is remapped);
-- pad (the pads are remapped) and reduce_mean (the axes are remapped; with keepdims = 0
-  the axes it drops leave a smaller permutation, the identity when the kept axes stay in
-  order).
+- pad (the pads are remapped) and the reductions, reduce_mean/sum/max/min (the axes are
+  remapped; with keepdims = 0 the axes it drops leave a smaller permutation, the identity
+  when the kept axes stay in order).
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from tigris.dialects.onnx.ops_quant import DequantizeLinearOp, QuantizeLinearOp
 from tigris.dialects.shapes import ints, normalize_axis, shape_of
 from tigris.dialects.tgr.attributes import QuantType
-from tigris.dialects.tgr.ops_shape import PadOp, ReduceMeanOp
+from tigris.dialects.tgr.ops_reduce import Reduction
+from tigris.dialects.tgr.ops_shape import PadOp
 from tigris.dialects.tgr.traits import TileCategory, TileKind
 
 Through = tuple[dict[str, Attribute], list[int]]
@@ -64,7 +65,7 @@ def _pad(op: PadOp, perm: Sequence[int]) -> Through:
     return {"pads": _i64s(begins + ends)}, list(perm)
 
 
-def _reduce(op: ReduceMeanOp, perm: Sequence[int]) -> Through:
+def _reduce(op: Reduction, perm: Sequence[int]) -> Through:
     axes = {normalize_axis(a, len(perm)) for a in ints(op, "axes") or []}
     new_axes = sorted(perm[a] for a in axes)
     if op.keepdims.value.data != 0:
@@ -83,7 +84,7 @@ def through(op: Operation, perm: Sequence[int]) -> Through | None:
         return _quantization(op, perm)
     if isinstance(op, PadOp):
         return _pad(op, perm)
-    if isinstance(op, ReduceMeanOp):
+    if isinstance(op, Reduction):
         return _reduce(op, perm)
     if _pointwise(op):
         return {}, list(perm)

@@ -1,15 +1,15 @@
-// ext.hard_sigmoid prints and parses back, in tigris-opt and in plain xdsl-opt (which sees
+// ext.thresholded_relu prints and parses back, in tigris-opt and in plain xdsl-opt (which sees
 // the plugin's dialect through TiGrIS's xdsl.universe entry point), generic form included.
 // RUN: tigris-opt %s | filecheck %s
 // RUN: xdsl-opt %s | filecheck %s
 // RUN: tigris-opt %s --print-op-generic | xdsl-opt | filecheck %s
 
 // CHECK-LABEL: func.func @roundtrip
-// CHECK-NEXT:    %[[A:.*]] = ext.hard_sigmoid %{{.*}} : (tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
-// CHECK-NEXT:    %[[B:.*]] = ext.hard_sigmoid %[[A]] {alpha = 1.250000e-01 : f32, beta = 0.000000e+00 : f32} : (tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+// CHECK-NEXT:    %[[A:.*]] = ext.thresholded_relu %{{.*}} : (tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+// CHECK-NEXT:    %[[B:.*]] = ext.thresholded_relu %[[A]] {alpha = -1.250000e-01 : f32} : (tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
 // CHECK-NEXT:    func.return %[[B]]
 func.func @roundtrip(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
-  %a = ext.hard_sigmoid %x : (tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
-  %b = ext.hard_sigmoid %a {alpha = 0.125 : f32, beta = 0.0 : f32} : (tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %a = ext.thresholded_relu %x : (tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  %b = ext.thresholded_relu %a {alpha = -0.125 : f32} : (tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
   func.return %b : tensor<1x2x3x3xf32>
 }

@@ -1,12 +1,12 @@
 """An example TiGrIS plugin: the `ext` dialect with one op the core does not have.
 
-`ext.hard_sigmoid` is ONNX HardSigmoid, y = max(0, min(1, alpha * x + beta)) on float32.
-The compiler imports the ONNX op as `onnx.HardSigmoid` but has no runtime op for it; this
-package adds one, end to end, without editing TiGrIS:
+`ext.thresholded_relu` is ONNX ThresholdedRelu, y = x if x > alpha else 0, on float32. The
+compiler imports the ONNX op as `onnx.generic` (it has no typed op and no runtime op for it);
+this package adds one, end to end, without editing TiGrIS:
 
 - `dialect.py`: the op, with the traits the planner and the emitter read (pointwise tile
   category, runtime op type 130) and the record fields its kernel reads;
-- `patterns.py`: `onnx.HardSigmoid` (or `onnx.generic` HardSigmoid) -> `ext.hard_sigmoid`,
+- `patterns.py`: `onnx.generic` ThresholdedRelu -> `ext.thresholded_relu`,
   run by TiGrIS's `convert-plugin-ops` pass in tigris-normalize;
 - `interpreter.py`: its numpy implementation for `tigris-opt --interpret`;
 - `kernels/ext_kernels.c`: its C kernel, `ext_kernel`, a `tigris_kernel_fn` that `tigris run`
@@ -30,9 +30,9 @@ def _dialect():  # -> xdsl.ir.Dialect
 
 
 def _patterns():  # -> list[RewritePattern]
-    from tigris_ext_example.patterns import ConvertHardSigmoid
+    from tigris_ext_example.patterns import ConvertThresholdedRelu
 
-    return [ConvertHardSigmoid()]
+    return [ConvertThresholdedRelu()]
 
 
 def _interpreter_functions():  # -> list[type[InterpreterFunctions]]

@@ -1,10 +1,9 @@
-"""The `ext` dialect: `ext.hard_sigmoid`.
+"""The `ext` dialect: `ext.thresholded_relu`.
 
 The traits are what TiGrIS asks of an op: `TileCategory(POINTWISE)` lets the planner cut its
 stage into bands of rows, `RuntimeOp(130)` is the op type the emitter writes (128..254 are
-for extension ops). `runtime_fields` puts the op's parameters into the record fields its C
-kernel reads: alpha in `alpha`, beta in `epsilon` (an extension op decides what every
-parameter field means).
+for extension ops). `runtime_fields` puts the op's parameter into the record field its C
+kernel reads: alpha in `alpha` (an extension op decides what every parameter field means).
 """
 
 from __future__ import annotations
@@ -18,23 +17,22 @@ from xdsl.utils.exceptions import VerifyException
 from tigris.dialects.syntax import PositionalSyntax
 from tigris.dialects.tgr.traits import RuntimeOp, TileCategory, TileKind
 
-HARD_SIGMOID = 130
-"""The runtime op type of ext.hard_sigmoid; kernels/ext_kernels.c has the same number."""
+THRESHOLDED_RELU = 130
+"""The runtime op type of ext.thresholded_relu; kernels/ext_kernels.c has the same number."""
 
 
 @irdl_op_definition
-class HardSigmoidOp(PositionalSyntax):
-    """y = max(0, min(1, alpha * x + beta)), element-wise, float32 (ONNX HardSigmoid).
+class ThresholdedReluOp(PositionalSyntax):
+    """y = x if x > alpha else 0, element-wise, float32 (ONNX ThresholdedRelu).
 
-        %y = ext.hard_sigmoid %x {alpha = 0.25 : f32} : (tensor<1x8x16x16xf32>) -> tensor<1x8x16x16xf32>
+        %y = ext.thresholded_relu %x {alpha = 0.25 : f32} : (tensor<1x8x16x16xf32>) -> tensor<1x8x16x16xf32>
     """
 
-    name = "ext.hard_sigmoid"
+    name = "ext.thresholded_relu"
     input = operand_def(TensorType)
     output = result_def(TensorType)
-    alpha = prop_def(FloatAttr[Float32Type], default_value=FloatAttr(0.2, f32))
-    beta = prop_def(FloatAttr[Float32Type], default_value=FloatAttr(0.5, f32))
-    traits = traits_def(Pure(), TileCategory(TileKind.POINTWISE), RuntimeOp(HARD_SIGMOID))
+    alpha = prop_def(FloatAttr[Float32Type], default_value=FloatAttr(1.0, f32))
+    traits = traits_def(Pure(), TileCategory(TileKind.POINTWISE), RuntimeOp(THRESHOLDED_RELU))
 
     def verify_(self) -> None:
         for value in (self.input, self.output):
@@ -47,7 +45,7 @@ class HardSigmoidOp(PositionalSyntax):
 
     def runtime_fields(self) -> dict[str, object]:
         """Extra `tigris_op_t` fields for the emitter (emit/tgrs/op_records.py)."""
-        return {"alpha": self.alpha.value.data, "epsilon": self.beta.value.data}
+        return {"alpha": self.alpha.value.data}
 
 
-EXT = Dialect("ext", [HardSigmoidOp])
+EXT = Dialect("ext", [ThresholdedReluOp])

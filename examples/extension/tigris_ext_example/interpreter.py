@@ -1,7 +1,7 @@
-"""ext.hard_sigmoid for TiGrIS's reference interpreter (`tigris-opt --interpret`, run_module).
+"""ext.thresholded_relu for TiGrIS's reference interpreter (`tigris-opt --interpret`, run_module).
 
-Values are numpy arrays; the arithmetic is float32, as in the C kernel: alpha * x rounded,
-plus beta rounded, then clamped to [0, 1].
+Values are numpy arrays; the comparison is in float32, as in the C kernel: x where x > alpha,
+else 0 (so NaN, which is not greater than alpha, gives 0, as in onnxruntime).
 """
 
 from __future__ import annotations
@@ -11,15 +11,15 @@ from typing import Any
 import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
-from tigris_ext_example.dialect import HardSigmoidOp
+from tigris_ext_example.dialect import ThresholdedReluOp
 
 
 @register_impls
 class ExtFunctions(InterpreterFunctions):
-    @impl(HardSigmoidOp)
-    def run_hard_sigmoid(
-        self, interpreter: Interpreter, op: HardSigmoidOp, args: tuple[Any, ...]
+    @impl(ThresholdedReluOp)
+    def run_thresholded_relu(
+        self, interpreter: Interpreter, op: ThresholdedReluOp, args: tuple[Any, ...]
     ) -> tuple[Any, ...]:
         x = np.asarray(args[0], dtype=np.float32)
-        alpha, beta = np.float32(op.alpha.value.data), np.float32(op.beta.value.data)
-        return (np.minimum(np.maximum(alpha * x + beta, np.float32(0)), np.float32(1)),)
+        alpha = np.float32(op.alpha.value.data)
+        return (np.where(x > alpha, x, np.float32(0)),)

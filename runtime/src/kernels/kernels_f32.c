@@ -16,15 +16,36 @@ tigris_kernel_fn tigris_f32_kernel_for(uint8_t op_type) {
     case TIGRIS_OP_ADD:
     case TIGRIS_OP_SUB:
     case TIGRIS_OP_MUL:
-    case TIGRIS_OP_DIV: return tigris_f32_binary;
+    case TIGRIS_OP_DIV:
+    case TIGRIS_OP_MAX:
+    case TIGRIS_OP_MIN:
+    case TIGRIS_OP_PRELU: return tigris_f32_binary;
     case TIGRIS_OP_RELU:
     case TIGRIS_OP_RELU6:
     case TIGRIS_OP_CLIP:
     case TIGRIS_OP_LEAKY_RELU:
     case TIGRIS_OP_SIGMOID:
     case TIGRIS_OP_TANH:
-    case TIGRIS_OP_HARD_SWISH: return tigris_f32_unary;
-    case TIGRIS_OP_SOFTMAX: return tigris_f32_softmax;
+    case TIGRIS_OP_HARD_SWISH:
+    case TIGRIS_OP_NEG:
+    case TIGRIS_OP_ABS:
+    case TIGRIS_OP_EXP:
+    case TIGRIS_OP_LOG:
+    case TIGRIS_OP_SQRT:
+    case TIGRIS_OP_RECIPROCAL:
+    case TIGRIS_OP_ELU:
+    case TIGRIS_OP_SELU:
+    case TIGRIS_OP_SOFTPLUS:
+    case TIGRIS_OP_SOFTSIGN:
+    case TIGRIS_OP_ERF:
+    case TIGRIS_OP_GELU:
+    case TIGRIS_OP_HARD_SIGMOID:
+    case TIGRIS_OP_SIGN:
+    case TIGRIS_OP_SHRINK:
+    case TIGRIS_OP_POW:
+    case TIGRIS_OP_SILU: return tigris_f32_unary;
+    case TIGRIS_OP_SOFTMAX:
+    case TIGRIS_OP_LOG_SOFTMAX: return tigris_f32_softmax;
     case TIGRIS_OP_BATCH_NORM: return tigris_f32_batch_norm;
     case TIGRIS_OP_INST_NORM: return tigris_f32_inst_norm;
     case TIGRIS_OP_CONCAT: return tigris_f32_concat;
@@ -35,7 +56,15 @@ tigris_kernel_fn tigris_f32_kernel_for(uint8_t op_type) {
     case TIGRIS_OP_SQUEEZE:
     case TIGRIS_OP_UNSQUEEZE: return tigris_f32_copy;
     case TIGRIS_OP_TRANSPOSE: return tigris_f32_transpose;
-    case TIGRIS_OP_REDUCE_MEAN: return tigris_f32_reduce_mean;
+    case TIGRIS_OP_SLICE: return tigris_f32_slice;
+    case TIGRIS_OP_GATHER: return tigris_f32_gather;
+    case TIGRIS_OP_TILE: return tigris_f32_tile;
+    case TIGRIS_OP_REDUCE_MEAN:
+    case TIGRIS_OP_REDUCE_SUM:
+    case TIGRIS_OP_REDUCE_MAX:
+    case TIGRIS_OP_REDUCE_MIN: return tigris_f32_reduce;
+    case TIGRIS_OP_LRN: return tigris_f32_lrn;
+    case TIGRIS_OP_LAYER_NORM: return tigris_f32_layer_norm;
     default: return NULL;
     }
 }

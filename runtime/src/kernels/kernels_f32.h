@@ -44,6 +44,9 @@ int tigris_f32_batch_norm(const tigris_plan_t *plan, const tigris_op_t *op, uint
 int tigris_f32_inst_norm(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                          void *user_ctx);
 
+/* kernels_f32_math.c: one value of an element-wise math op (NEG..SILU), for tigris_f32_unary */
+float tigris_f32_math_unary(const tigris_op_t *op, float x);
+
 /* kernels_f32_shape.c */
 int tigris_f32_concat(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                       void *user_ctx);
@@ -55,8 +58,22 @@ int tigris_f32_copy(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
                     void *user_ctx);
 int tigris_f32_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                          void *user_ctx);
-int tigris_f32_reduce_mean(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
-                           void *user_ctx);
+
+/* kernels_move.c: slice, gather, tile (elements of any size) */
+int tigris_f32_slice(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                     void *user_ctx);
+int tigris_f32_gather(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                      void *user_ctx);
+int tigris_f32_tile(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                    void *user_ctx);
+
+/* kernels_f32_reduce.c (reduce: mean, sum, max, min by op type) */
+int tigris_f32_reduce(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                      void *user_ctx);
+int tigris_f32_lrn(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                   void *user_ctx);
+int tigris_f32_layer_norm(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                          void *user_ctx);
 
 /* The fused activation of conv, depthwise, conv1d, fully_conn (and binary ops if set). */
 static inline float tk_activate(float v, uint8_t activation) {

@@ -31,6 +31,7 @@ static int elementwise_walk(const tigris_plan_t *plan, const tigris_op_t *op, ti
     return TIGRIS_KERNEL_OK;
 }
 
+/* ADD, SUB, MUL, DIV, MAX, MIN, PRELU (input 0 is x, input 1 the slope), broadcast. */
 int tigris_f32_binary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                       void *user_ctx) {
     tk_nd_t y, x[2];
@@ -56,6 +57,9 @@ int tigris_f32_binary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
             case TIGRIS_OP_ADD: v = a + b; break;
             case TIGRIS_OP_SUB: v = a - b; break;
             case TIGRIS_OP_MUL: v = a * b; break;
+            case TIGRIS_OP_MAX: v = (a > b || a != a) ? a : b; break; /* NaN propagates, as numpy */
+            case TIGRIS_OP_MIN: v = (a < b || a != a) ? a : b; break;
+            case TIGRIS_OP_PRELU: v = a >= 0.0f ? a : b * a; break; /* a = x, b = slope */
             default: v = a / b; break;
             }
             yp[(ptrdiff_t)i * sy] = tk_activate(v, op->activation);
@@ -80,13 +84,14 @@ static float unary_value(const tigris_op_t *op, float x) {
     case TIGRIS_OP_LEAKY_RELU: return x >= 0.0f ? x : op->alpha * x;
     case TIGRIS_OP_SIGMOID: return sigmoid(x);
     case TIGRIS_OP_TANH: return tanhf(x);
-    default: { /* HARD_SWISH */
+    case TIGRIS_OP_HARD_SWISH: {
         const float alpha = (float)(1.0 / 6.0);
         float gate = alpha * x + 0.5f;
         gate = gate > 1.0f ? 1.0f : gate;
         gate = gate < 0.0f ? 0.0f : gate;
         return x * gate;
     }
+    default: return tigris_f32_math_unary(op, x); /* NEG..SILU: kernels_f32_math.c */
     }
 }
 
@@ -155,7 +160,12 @@ int tigris_f32_softmax(const tigris_plan_t *plan, const tigris_op_t *op, uint16_
             yp[(ptrdiff_t)i * sy] = e;
             sum += e;
         }
-        for (i = 0; i < count; ++i) yp[(ptrdiff_t)i * sy] /= sum;
+        if (op->op_type == TIGRIS_OP_LOG_SOFTMAX) { /* x - max - log(sum(exp(x - max))) */
+            const float log_sum = logf(sum);
+            for (i = 0; i < count; ++i) yp[(ptrdiff_t)i * sy] = (xp[(ptrdiff_t)i * sx] - top) - log_sum;
+        } else {
+            for (i = 0; i < count; ++i) yp[(ptrdiff_t)i * sy] /= sum;
+        }
     } while (tk_iter_next(&it));
     return TIGRIS_KERNEL_OK;
 }

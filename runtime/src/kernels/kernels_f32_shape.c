@@ -1,10 +1,10 @@
-/* kernels_f32_shape.c - data movement: concat, pad, resize, reshapes, transpose, reduce_mean.
+/* kernels_f32_shape.c - data movement: concat, pad, resize, reshapes, transpose.
  *
  * The parameters of concat, pad, resize and transpose name axes in runtime (channels-last)
- * order, so those kernels turn their tk_nd_t operands to runtime order and work there;
- * reduce_mean maps its runtime axes back to model order. Pure data movement (concat,
+ * order, so those kernels turn their tk_nd_t operands to runtime order and work there
+ * (reductions: kernels_f32_reduce.c). Pure data movement (concat,
  * transpose, reshapes, nearest resize, edge/reflect pad) copies elements of any size; what
- * computes (linear resize, a constant pad value, means) is float32.
+ * computes (linear resize, a constant pad value) is float32.
  */
 #include <math.h>
 #include <string.h>
@@ -369,81 +369,5 @@ int tigris_f32_resize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
             }
         }
     } while (tk_iter_next(&it));
-    return TIGRIS_KERNEL_OK;
-}
-
-/* -- reduce_mean --------------------------------------------------------------------------- */
-
-int tigris_f32_reduce_mean(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
-                           void *user_ctx) {
-    tk_nd_t y, x;
-    int32_t yidx[TK_MAX_RANK], ridx[TK_MAX_RANK], reduced_axes[TK_MAX_RANK], y_axis_of[TK_MAX_RANK];
-    const int32_t *axes = tk_params(plan, op);
-    const int keep = (op->flags & TIGRIS_OPF_KEEPDIMS) != 0;
-    uint32_t reduced = 0;
-    int32_t nred = 0, a, b = 0, k;
-    size_t count = 1, total, e;
-    uint16_t tx = tk_input(plan, op, 0), ty = tk_output(plan, op, 0);
-    int err;
-    (void)op_index;
-    (void)user_ctx;
-
-    if (tx == TIGRIS_NONE16 || ty == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
-    err = tk_f32_nd(plan, mem, tx, &x);
-    if (err == TIGRIS_KERNEL_OK) err = tk_f32_nd(plan, mem, ty, &y);
-    if (err == TIGRIS_KERNEL_OK) err = tigris_k_require_full(&x);
-    if (err == TIGRIS_KERNEL_OK) err = tigris_k_require_full(&y);
-    if (err != TIGRIS_KERNEL_OK) return err;
-    if (axes == NULL) return TIGRIS_KERNEL_ERR_PARAMS; /* no axes: reduces nothing, a copy (ONNX) */
-    for (k = 0; k < op->num_params; ++k) { /* runtime axes -> model axes of x */
-        const int32_t m = tigris_k_model_axis(axes[k], x.rank);
-        if (m < 0) return TIGRIS_KERNEL_ERR_PARAMS;
-        reduced |= 1u << m;
-    }
-    for (a = 0; a < x.rank; ++a) { /* y's axis of each kept x axis; the reduced axes */
-        y_axis_of[a] = -1;
-        if (reduced & (1u << a)) {
-            reduced_axes[nred++] = a;
-            count *= (size_t)x.dims[a];
-            if (keep) {
-                if (y.dims[b] != 1) return TIGRIS_KERNEL_ERR_SHAPE;
-                ++b;
-            }
-        } else {
-            if (b >= y.rank || y.dims[b] != x.dims[a]) return TIGRIS_KERNEL_ERR_SHAPE;
-            y_axis_of[a] = b++;
-        }
-    }
-    if (b != y.rank) return TIGRIS_KERNEL_ERR_SHAPE;
-    total = tk_count(y.dims, y.rank);
-    for (a = 0; a < y.rank; ++a) yidx[a] = 0;
-    for (e = 0; e < total; ++e) {
-        ptrdiff_t yoff = 0, xbase = 0;
-        float sum = 0.0f, comp = 0.0f;
-        size_t i;
-        for (a = 0; a < y.rank; ++a) yoff += (ptrdiff_t)yidx[a] * y.strides[a];
-        for (a = 0; a < x.rank; ++a)
-            if (y_axis_of[a] >= 0) xbase += (ptrdiff_t)yidx[y_axis_of[a]] * x.strides[a];
-        for (k = 0; k < nred; ++k) ridx[k] = 0;
-        for (i = 0; i < count; ++i) { /* Kahan sum over the reduced axes */
-            ptrdiff_t at = xbase;
-            float v, term, next;
-            for (k = 0; k < nred; ++k) at += (ptrdiff_t)ridx[k] * x.strides[reduced_axes[k]];
-            v = ((const float *)(const void *)x.data)[at];
-            term = v - comp;
-            next = sum + term;
-            comp = (next - sum) - term;
-            sum = next;
-            for (k = nred - 1; k >= 0; --k) {
-                if (++ridx[k] < x.dims[reduced_axes[k]]) break;
-                ridx[k] = 0;
-            }
-        }
-        ((float *)(void *)y.data)[yoff] = sum / (float)count;
-        for (a = y.rank - 1; a >= 0; --a) {
-            if (++yidx[a] < y.dims[a]) break;
-            yidx[a] = 0;
-        }
-    }
     return TIGRIS_KERNEL_OK;
 }

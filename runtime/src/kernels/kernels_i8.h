@@ -137,6 +137,13 @@ int tigris_i8_copy(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
                    void *user_ctx);
 int tigris_i8_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                         void *user_ctx);
+/* kernels_move.c: slice, gather, tile of 8-bit values (requantized when the parameters differ) */
+int tigris_i8_slice(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                    void *user_ctx);
+int tigris_i8_gather(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                     void *user_ctx);
+int tigris_i8_tile(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
+                   void *user_ctx);
 
 #ifdef __cplusplus
 }

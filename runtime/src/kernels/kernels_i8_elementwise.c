@@ -1,5 +1,5 @@
-/* kernels_i8_elementwise.c - int8 element-wise ops: add, sub, mul, div (ONNX broadcasting),
- * softmax, the lookup-table activations, and the float conversions quantize / dequantize. */
+/* kernels_i8_elementwise.c - int8 element-wise ops: add, sub, mul, div, max, min, prelu (ONNX
+ * broadcasting), softmax, the lookup-table activations, and the float conversions quantize / dequantize. */
 
 #include "i8_math.h"
 #include "kernels_i8.h"
@@ -23,8 +23,8 @@ static int walk_setup(tk_iter_t *it, const tk_nd_t *out, const tk_nd_t *a, const
     return b != NULL ? tigris_k_iter_broadcast(it, out, order, b) : TIGRIS_KERNEL_OK;
 }
 
-/* ADD, SUB, MUL, DIV: quantize(dequantize(a) op dequantize(b)) in float32, onnxruntime's QDQ
- * steps; scales and zero points are the tensors'. */
+/* ADD, SUB, MUL, DIV, MAX, MIN, PRELU: quantize(dequantize(a) op dequantize(b)) in float32,
+ * onnxruntime's QDQ steps; scales and zero points are the tensors'. */
 int tigris_i8_binary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                      void *user_ctx) {
     tk_nd_t out, a, b;
@@ -56,6 +56,9 @@ int tigris_i8_binary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
             if (type == TIGRIS_OP_ADD) r = f1 + f2;
             else if (type == TIGRIS_OP_SUB) r = f1 - f2;
             else if (type == TIGRIS_OP_MUL) r = f1 * f2;
+            else if (type == TIGRIS_OP_MAX) r = f1 > f2 ? f1 : f2;
+            else if (type == TIGRIS_OP_MIN) r = f1 < f2 ? f1 : f2;
+            else if (type == TIGRIS_OP_PRELU) r = f1 >= 0.0f ? f1 : f2 * f1; /* f2: the slope */
             else r = f1 / f2; /* DIV: IEEE (x / 0 is +-inf, 0 / 0 NaN, then saturated / lo) */
             y[i * so] = tigris_i8_quantize_q(&yq, r);
         }
@@ -122,7 +125,7 @@ int tigris_i8_softmax(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
     return TIGRIS_KERNEL_OK;
 }
 
-/* RELU, RELU6, CLIP, LEAKY_RELU, SIGMOID, TANH, HARD_SWISH: out = table[v - qmin]. */
+/* RELU, RELU6, CLIP, LEAKY_RELU, SIGMOID, TANH, HARD_SWISH, NEG..SILU: out = table[v - qmin]. */
 int tigris_i8_table(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                     void *user_ctx) {
     tk_nd_t out, x;

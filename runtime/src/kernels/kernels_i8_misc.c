@@ -23,7 +23,10 @@ tigris_kernel_fn tigris_i8_kernel_for(uint8_t op_type) {
     case TIGRIS_OP_ADD:
     case TIGRIS_OP_SUB:
     case TIGRIS_OP_MUL:
-    case TIGRIS_OP_DIV: return tigris_i8_binary;
+    case TIGRIS_OP_DIV:
+    case TIGRIS_OP_MAX:
+    case TIGRIS_OP_MIN:
+    case TIGRIS_OP_PRELU: return tigris_i8_binary;
     case TIGRIS_OP_SOFTMAX: return tigris_i8_softmax;
     case TIGRIS_OP_RELU:
     case TIGRIS_OP_RELU6:
@@ -31,7 +34,24 @@ tigris_kernel_fn tigris_i8_kernel_for(uint8_t op_type) {
     case TIGRIS_OP_LEAKY_RELU:
     case TIGRIS_OP_SIGMOID:
     case TIGRIS_OP_TANH:
-    case TIGRIS_OP_HARD_SWISH: return tigris_i8_table;
+    case TIGRIS_OP_HARD_SWISH:
+    case TIGRIS_OP_NEG:
+    case TIGRIS_OP_ABS:
+    case TIGRIS_OP_EXP:
+    case TIGRIS_OP_LOG:
+    case TIGRIS_OP_SQRT:
+    case TIGRIS_OP_RECIPROCAL:
+    case TIGRIS_OP_ELU:
+    case TIGRIS_OP_SELU:
+    case TIGRIS_OP_SOFTPLUS:
+    case TIGRIS_OP_SOFTSIGN:
+    case TIGRIS_OP_ERF:
+    case TIGRIS_OP_GELU:
+    case TIGRIS_OP_HARD_SIGMOID:
+    case TIGRIS_OP_SIGN:
+    case TIGRIS_OP_SHRINK:
+    case TIGRIS_OP_POW:
+    case TIGRIS_OP_SILU: return tigris_i8_table;
     case TIGRIS_OP_QUANTIZE: return tigris_i8_quantize;
     case TIGRIS_OP_DEQUANTIZE: return tigris_i8_dequantize;
     case TIGRIS_OP_CONCAT: return tigris_i8_concat;
@@ -42,6 +62,9 @@ tigris_kernel_fn tigris_i8_kernel_for(uint8_t op_type) {
     case TIGRIS_OP_SQUEEZE:
     case TIGRIS_OP_UNSQUEEZE: return tigris_i8_copy;
     case TIGRIS_OP_TRANSPOSE: return tigris_i8_transpose;
+    case TIGRIS_OP_SLICE: return tigris_i8_slice;
+    case TIGRIS_OP_GATHER: return tigris_i8_gather;
+    case TIGRIS_OP_TILE: return tigris_i8_tile;
     default: return NULL; /* BATCH_NORM, INST_NORM: the compiler runs them in float */
     }
 }

@@ -60,15 +60,6 @@ func.func @gemm_trans_a(%a: tensor<4x2xf32>) -> tensor<2x3xf32> {
 
 // -----
 
-// Gemm whose B is an activation, not a constant weight.
-// CHECK: {{^}}node 'fc3' (onnx.Gemm): Gemm needs a constant B (weight); use MatMul for two activations
-func.func @gemm_activation_b(%a: tensor<2x4xf32>, %b: tensor<4x3xf32>) -> tensor<2x3xf32> {
-  %0 = onnx.Gemm %a, %b {tgr.name = "fc3"} : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
-  func.return %0 : tensor<2x3xf32>
-}
-
-// -----
-
 // Gemm whose C is a non-constant [1, N]: only a [N] C with beta 1 may be an activation.
 // CHECK: {{^}}node 'fc4' (onnx.Gemm): Gemm needs C to be a bias of 3 values (a constant, or any [3] with beta 1)
 func.func @gemm_activation_c(%a: tensor<2x4xf32>, %c: tensor<1x3xf32>) -> tensor<2x3xf32> {

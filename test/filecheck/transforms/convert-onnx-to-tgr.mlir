@@ -406,7 +406,7 @@ func.func @reduce_mean_noop(%x: tensor<2x3x4x5xf32>) -> tensor<2x3x4x5xf32> {
 // CHECK-LABEL: func.func @reduce_max
 // CHECK-SAME:      (%[[X:.*]]: tensor<2x3x4x5xf32>)
 // CHECK-NEXT:    %[[G:.*]] = tgr.global_max_pool %[[X]] : (tensor<2x3x4x5xf32>) -> tensor<2x3x1x1xf32>
-// CHECK-NEXT:    %[[M:.*]] = onnx.ReduceMax
+// CHECK-NEXT:    %[[M:.*]] = tgr.reduce_max %[[X]] {axes = array<i64: 1>}
 // CHECK-NEXT:    func.return %[[G]], %[[M]] :
 func.func @reduce_max(%x: tensor<2x3x4x5xf32>) -> (tensor<2x3x1x1xf32>, tensor<2x1x4x5xf32>) {
   %0 = onnx.ReduceMax %x {axes = array<i64: 2, 3>, keepdims = 1 : i64} : (tensor<2x3x4x5xf32>) -> tensor<2x3x1x1xf32>
@@ -416,12 +416,12 @@ func.func @reduce_max(%x: tensor<2x3x4x5xf32>) -> (tensor<2x3x1x1xf32>, tensor<2
 
 // -----
 
-// Not over the spatial axes (axis 1 = channels) or without keepdims: no tgr op
-// matches, so onnx.ReduceMax stays for check-legal to report.
+// Not over the spatial axes (axis 1 = channels) or without keepdims: not a global max
+// pool but a tgr.reduce_max (convert-reduce.mlir has the reductions' other forms).
 // CHECK-LABEL: func.func @negative_reduce_max
 // CHECK-SAME:      (%[[X:.*]]: tensor<2x3x4x5xf32>)
-// CHECK-NEXT:    %[[M0:.*]] = onnx.ReduceMax %[[X]] {axes = array<i64: 1>} : (tensor<2x3x4x5xf32>) -> tensor<2x1x4x5xf32>
-// CHECK-NEXT:    %[[M1:.*]] = onnx.ReduceMax %[[X]] {axes = array<i64: 2, 3>, keepdims = 0 : i64} : (tensor<2x3x4x5xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    %[[M0:.*]] = tgr.reduce_max %[[X]] {axes = array<i64: 1>} : (tensor<2x3x4x5xf32>) -> tensor<2x1x4x5xf32>
+// CHECK-NEXT:    %[[M1:.*]] = tgr.reduce_max %[[X]] {axes = array<i64: 2, 3>, keepdims = 0 : i64} : (tensor<2x3x4x5xf32>) -> tensor<2x3xf32>
 // CHECK-NEXT:    func.return %[[M0]], %[[M1]] :
 // CHECK-NOT:     tgr.global_max_pool
 func.func @negative_reduce_max(%x: tensor<2x3x4x5xf32>) -> (tensor<2x1x4x5xf32>, tensor<2x3xf32>) {
@@ -471,14 +471,15 @@ func.func @squeeze(%x: tensor<1x3x1x4xf32>, %y: tensor<3x4xf32>) -> (tensor<1x3x
 // -----
 
 // Ops with a pass of their own (Reshape: fold-shape-ops, Resize: extract-resize-scales,
-// Swish: decompose-silu, DequantizeLinear: fold-qdq) and constants are left alone.
+// Swish with alpha != 1: decompose-silu, DequantizeLinear: fold-qdq) and constants are left alone.
+// (Swish with alpha 1 is SiLU: convert-unary.mlir.)
 // CHECK-LABEL: func.func @negative_left_for_other_passes
 // CHECK-SAME:      (%[[X:.*]]: tensor<1x4x4x4xf32>)
 // CHECK-NEXT:    %[[SH:.*]] = onnx.Constant {value = dense<[1, 64]> : tensor<2xi64>} : () -> tensor<2xi64>
 // CHECK-NEXT:    %[[R:.*]] = onnx.Reshape %[[X]], %[[SH]] : (tensor<1x4x4x4xf32>, tensor<2xi64>) -> tensor<1x64xf32>
 // CHECK-NEXT:    %[[SC:.*]] = onnx.Constant {value = dense<[1.000000e+00, 1.000000e+00, 2.000000e+00, 2.000000e+00]> : tensor<4xf32>} : () -> tensor<4xf32>
 // CHECK-NEXT:    %[[RS:.*]] = onnx.Resize %[[X]], none, %[[SC]] : (tensor<1x4x4x4xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
-// CHECK-NEXT:    %[[SW:.*]] = onnx.Swish %[[X]] : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK-NEXT:    %[[SW:.*]] = onnx.Swish %[[X]] {alpha = 1.702000e+00 : f32} : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
 // CHECK-NEXT:    %[[Q:.*]] = tgr.weight dense<3> : tensor<1x4x4x4xi8>
 // CHECK-NEXT:    %[[S:.*]] = tgr.weight dense<5.000000e-01> : tensor<f32>
 // CHECK-NEXT:    %[[DQ:.*]] = onnx.DequantizeLinear %[[Q]], %[[S]] : (tensor<1x4x4x4xi8>, tensor<f32>) -> tensor<1x4x4x4xf32>
@@ -488,7 +489,7 @@ func.func @negative_left_for_other_passes(%x: tensor<1x4x4x4xf32>) -> (tensor<1x
   %0 = onnx.Reshape %x, %shape : (tensor<1x4x4x4xf32>, tensor<2xi64>) -> tensor<1x64xf32>
   %sc = onnx.Constant {value = dense<[1.0, 1.0, 2.0, 2.0]> : tensor<4xf32>} : () -> tensor<4xf32>
   %1 = onnx.Resize %x, none, %sc : (tensor<1x4x4x4xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
-  %2 = onnx.Swish %x : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %2 = onnx.Swish %x {alpha = 1.702 : f32} : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
   %q = tgr.weight dense<3> : tensor<1x4x4x4xi8>
   %s = tgr.weight dense<0.5> : tensor<f32>
   %3 = onnx.DequantizeLinear %q, %s : (tensor<1x4x4x4xi8>, tensor<f32>) -> tensor<1x4x4x4xf32>

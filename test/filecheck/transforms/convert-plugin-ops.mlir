@@ -3,7 +3,7 @@
 // convert-plugin-ops runs the installed plugins' normalize_patterns (docs/extending.md).
 // Whatever is installed, ops no plugin claims stay as they are, for check-legal to report.
 // With no plugin installed that is every op: test/python/test_plugins.py checks it, and the
-// example plugin's own cases are in examples/extension/test/convert-hard-sigmoid.mlir.
+// example plugin's own cases are in examples/extension/test/convert-thresholded-relu.mlir.
 
 // CHECK-LABEL: func.func @negative_unclaimed
 // CHECK-NEXT:    %[[L:.*]] = onnx.LRN %{{.*}} {size = 3 : i64, tgr.name = "norm"}

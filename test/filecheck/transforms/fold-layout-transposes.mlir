@@ -130,6 +130,22 @@ func.func @absorbed(%x: tensor<1x3x4x5xf32>) -> (tensor<1x3xf32>, tensor<1x3xf32
 
 // -----
 
+// The other reductions move a transpose the same way: a max over NHWC axis 3 (C) is a max
+// over NCHW axis 1, and the kept axes N, H, W stay in order.
+// CHECK-LABEL: func.func @absorbed_by_reduce_max
+// CHECK:         %[[M:.*]] = tgr.reduce_max %{{.*}} {axes = array<i64: 1>, keepdims = 0 : i64} : (tensor<1x3x4x5xf32>) -> tensor<1x4x5xf32>
+// CHECK-NEXT:    func.return %[[M]]
+// CHECK-NOT:     tgr.transpose
+func.func @absorbed_by_reduce_max(%x: tensor<1x3x4x5xf32>) -> tensor<1x4x5xf32> {
+  %w = tgr.weight dense<0.5> : tensor<3x3x1x1xf32>
+  %c = tgr.conv %x, %w : (tensor<1x3x4x5xf32>, tensor<3x3x1x1xf32>) -> tensor<1x3x4x5xf32>
+  %t = tgr.transpose %c {perm = array<i64: 0, 2, 3, 1>} : (tensor<1x3x4x5xf32>) -> tensor<1x4x5x3xf32>
+  %m = tgr.reduce_max %t {axes = array<i64: 3>, keepdims = 0 : i64} : (tensor<1x4x5x3xf32>) -> tensor<1x4x5xf32>
+  func.return %m : tensor<1x4x5xf32>
+}
+
+// -----
+
 // Two transposes that do not cancel compose into one: [0, 2, 3, 1] then [0, 2, 1, 3] is
 // [0, 3, 2, 1] (p[i] = first[then[i]]: first[0], first[2], first[1], first[3]). Check:
 // [1, 3, 4, 5] by [0, 3, 2, 1] is [1, 5, 4, 3], the old result type. It stays (it really moves data).

@@ -7,12 +7,12 @@
  */
 #include "tigris_kernels.h"
 
-#define EXT_OP_HARD_SIGMOID 130 /* dialect.py HARD_SIGMOID */
+#define EXT_OP_THRESHOLDED_RELU 130 /* dialect.py THRESHOLDED_RELU */
 
-/* y = max(0, min(1, alpha * x + beta)); alpha is in op->alpha, beta in op->epsilon.
+/* y = x if x > alpha else 0; alpha is in op->alpha (NaN is not greater: 0, as in onnxruntime).
  * Pointwise over the rows of the output that are resident: in a tiled stage that is the
  * current band (the input holds the same rows), otherwise the whole tensor. */
-static int hard_sigmoid(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem) {
+static int thresholded_relu(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem) {
     tigris_view_t x, y;
     int32_t n, row;
     size_t i, count;
@@ -30,10 +30,7 @@ static int hard_sigmoid(const tigris_plan_t *plan, const tigris_op_t *op, tigris
             const float *xp = (const float *)(const void *)tigris_view_row(&x, n, row);
             float *yp = (float *)(void *)tigris_view_row(&y, n, row);
             if (xp == NULL || yp == NULL) return TIGRIS_KERNEL_ERR_BAND;
-            for (i = 0; i < count; i++) {
-                const float v = op->alpha * xp[i] + op->epsilon;
-                yp[i] = v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
-            }
+            for (i = 0; i < count; i++) yp[i] = xp[i] > op->alpha ? xp[i] : 0.0f;
         }
     }
     return TIGRIS_KERNEL_OK;
@@ -44,7 +41,7 @@ int ext_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_ind
     (void)op_index;
     (void)user_ctx;
     switch (op->op_type) {
-    case EXT_OP_HARD_SIGMOID: return hard_sigmoid(plan, op, mem);
+    case EXT_OP_THRESHOLDED_RELU: return thresholded_relu(plan, op, mem);
     default: return TIGRIS_KERNEL_ERR_UNSUPPORTED;
     }
 }

@@ -434,3 +434,15 @@
     }
   }
 #-}
+
+// -----
+
+%x, %s = "test.op"() : () -> (tensor<2x3x4xf32>, tensor<3xf32>)
+%y = tgr.layer_norm %x, %s {axis = -1 : i64} : (tensor<2x3x4xf32>, tensor<3xf32>) -> tensor<2x3x4xf32>
+// CHECK: tgr.layer_norm: scale and bias must have shape (4,), got (3,)
+
+// -----
+
+%x = "test.op"() : () -> tensor<1x4x2x2xf32>
+%y = tgr.lrn %x {size = 0 : i64} : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
+// CHECK: tgr.lrn size must be in 1..65535, got 0

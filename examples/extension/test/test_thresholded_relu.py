@@ -1,4 +1,4 @@
-"""The example plugin end to end: an ONNX model Conv -> HardSigmoid -> Conv compiled with the
+"""The example plugin end to end: an ONNX model Conv -> ThresholdedRelu -> Conv compiled with the
 plugin's op, tiled, run by the C runtime with the plugin's kernel, against onnxruntime and the
 reference interpreter.
 
@@ -17,14 +17,14 @@ import numpy as np
 import pytest
 
 BUDGETS = {"tiled": 4096, "chain": 16 * 1024, "normal": 256 * 1024}
-"""Budgets at which the HardSigmoid's stage is tiled, chained with the convs, or not cut."""
-HARD_SIGMOID = 130
+"""Budgets at which the ThresholdedRelu's stage is tiled, chained with the convs, or not cut."""
+THRESHOLDED_RELU = 130
 TIGRIS_OPT = "import sys; from tigris.tools.tigris_opt import main; sys.exit(main())"
 TIGRIS = "import sys; from tigris.tools.cli import main; sys.exit(main())"
 
 
 def build_model(path: Path) -> Path:
-    """x [1, 4, 32, 32] -> Conv 3x3 (8, bias) -> HardSigmoid(alpha 0.3, beta 0.45) -> Conv 3x3 (4)."""
+    """x [1, 4, 32, 32] -> Conv 3x3 (8, bias) -> ThresholdedRelu(alpha 0.3) -> Conv 3x3 (4)."""
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
@@ -36,7 +36,7 @@ def build_model(path: Path) -> Path:
     }
     nodes = [
         helper.make_node("Conv", ["x", "w1", "b1"], ["c"], name="conv1", pads=[1, 1, 1, 1]),
-        helper.make_node("HardSigmoid", ["c"], ["h"], name="hard_sigmoid", alpha=0.3, beta=0.45),
+        helper.make_node("ThresholdedRelu", ["c"], ["h"], name="thresholded_relu", alpha=0.3),
         helper.make_node("Conv", ["h", "w2"], ["y"], name="conv2", pads=[1, 1, 1, 1]),
     ]
     graph = helper.make_graph(
@@ -84,12 +84,12 @@ def test_normalize_uses_the_plugin_op(model: Path) -> None:
 
     from tigris.dialects.onnx.importer import import_model_file
     from tigris.transforms.pipelines import TigrisNormalizePass
-    from tigris_ext_example.dialect import HardSigmoidOp
+    from tigris_ext_example.dialect import ThresholdedReluOp
 
     module = import_model_file(model)
     TigrisNormalizePass().apply(Context(), module)  # ends with check-legal: every op is a runtime op
-    (op,) = [op for op in module.walk() if isinstance(op, HardSigmoidOp)]
-    assert (op.alpha.value.data, op.beta.value.data) == (pytest.approx(0.3), pytest.approx(0.45))
+    (op,) = [op for op in module.walk() if isinstance(op, ThresholdedReluOp)]
+    assert op.alpha.value.data == pytest.approx(0.3)
 
 
 @pytest.mark.parametrize("strategy", list(BUDGETS))
@@ -97,9 +97,9 @@ def test_the_plan_cuts_the_plugin_op_as_planned(model: Path, strategy: str) -> N
     from tigris.emit.tgrs import read_plan
 
     plan = read_plan(_compiled(str(model), BUDGETS[strategy]))
-    (index,) = [i for i, op in enumerate(plan.ops) if op.op_type == HARD_SIGMOID]
+    (index,) = [i for i, op in enumerate(plan.ops) if op.op_type == THRESHOLDED_RELU]
     op = plan.ops[index]
-    assert (op.alpha, op.epsilon) == (pytest.approx(0.3), pytest.approx(0.45))  # runtime_fields()
+    assert op.alpha == pytest.approx(0.3)  # runtime_fields()
     (stage,) = [s for s in plan.stages if index in s.ops]
     tile = plan.tile_plans[stage.tile_plan] if stage.tile_plan is not None else None
     if strategy == "normal":

@@ -1,0 +1,44 @@
+"""`tgr` binary ops beyond the arithmetic four: prelu, max, min.
+
+All three broadcast ONNX-style like `tgr.add` and are pointwise for tiling: an output band reads
+the same band of each operand (a broadcast operand the rows it has). PRelu's slope is an operand,
+not a property, because ONNX gives it as a tensor (usually a constant per channel, [C, 1, 1]).
+"""
+
+from __future__ import annotations
+
+from xdsl.irdl import irdl_op_definition, traits_def
+
+from tigris.dialects.shapes import expect_shape, shape_of
+from tigris.dialects.tgr.ops_elementwise import POINTWISE, BinaryElementwise
+from tigris.dialects.tgr.runtime_enums import OpType
+from tigris.dialects.tgr.traits import RuntimeOp
+
+
+@irdl_op_definition
+class PReluOp(BinaryElementwise):
+    """y = x >= 0 ? x : slope * x; `lhs` is x, `rhs` the slope (broadcast to x)."""
+
+    name = "tgr.prelu"
+    traits = traits_def(*POINTWISE, RuntimeOp(OpType.PRELU))
+
+    def verify_(self) -> None:
+        """ONNX broadcasts the slope one way only: to x's shape, which is the result's."""
+        super().verify_()
+        expect_shape(self, shape_of(self.output), shape_of(self.lhs))
+
+
+@irdl_op_definition
+class MaxOp(BinaryElementwise):
+    """Element-wise maximum (NaN propagates, as numpy's maximum)."""
+
+    name = "tgr.max"
+    traits = traits_def(*POINTWISE, RuntimeOp(OpType.MAX))
+
+
+@irdl_op_definition
+class MinOp(BinaryElementwise):
+    """Element-wise minimum (NaN propagates, as numpy's minimum)."""
+
+    name = "tgr.min"
+    traits = traits_def(*POINTWISE, RuntimeOp(OpType.MIN))

@@ -1,0 +1,82 @@
+"""The element-wise math conversions of convert-onnx-to-tgr: Neg ... Gelu one to one, SiLU (onnx
+Silu, Swish with alpha 1) to `tgr.silu`, Pow with a constant scalar exponent to `tgr.pow`.
+
+SiLU becomes one op rather than x * sigmoid(x): in int8 it is then one lookup table, as
+onnxruntime computes Swish in float between its Q/DQ pair, instead of a sigmoid rounded to int8
+before the multiply. Swish with another alpha is left for decompose-silu (which names it).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import FloatAttr, f32
+from xdsl.ir import Operation
+from xdsl.irdl import IRDLOperation
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from tigris.dialects.constants import constant_array
+from tigris.dialects.onnx import ops_elementwise as oe
+from tigris.dialects.onnx import ops_unary as ou
+from tigris.dialects.shapes import shape_of
+from tigris.dialects.tgr import ops_unary as tu
+from tigris.transforms.rewriting import carry_name, fail
+
+UNARY: dict[type[Operation], tuple[type[IRDLOperation], tuple[str, ...]]] = {
+    ou.NegOp: (tu.NegOp, ()),
+    ou.AbsOp: (tu.AbsOp, ()),
+    ou.ExpOp: (tu.ExpOp, ()),
+    ou.LogOp: (tu.LogOp, ()),
+    ou.SqrtOp: (tu.SqrtOp, ()),
+    ou.ReciprocalOp: (tu.ReciprocalOp, ()),
+    ou.EluOp: (tu.EluOp, ("alpha",)),
+    ou.SeluOp: (tu.SeluOp, ("alpha", "gamma")),
+    ou.SoftplusOp: (tu.SoftplusOp, ()),
+    ou.SoftsignOp: (tu.SoftsignOp, ()),
+    ou.ErfOp: (tu.ErfOp, ()),
+    ou.GeluOp: (tu.GeluOp, ("approximate",)),
+    ou.SignOp: (tu.SignOp, ()),
+    ou.ShrinkOp: (tu.ShrinkOp, ("lambd", "bias")),
+    oe.HardSigmoidOp: (tu.HardSigmoidOp, ("alpha", "beta")),
+    oe.SiluOp: (tu.SiluOp, ()),
+}
+"""onnx op -> (tgr op, the properties it keeps under the same name)."""
+
+
+class ConvertUnary(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        row = UNARY.get(type(op))
+        if row is None:
+            return
+        target, names = row
+        props = {name: op.properties[name] for name in names if name in op.properties}
+        new = target.build(operands=[op.operands[0]], result_types=[op.results[0].type], properties=props)
+        rewriter.replace(op, carry_name(op, new))
+
+
+class ConvertSwishAlphaOne(RewritePattern):
+    """Swish with alpha 1 is SiLU; another alpha is not (decompose-silu reports it)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: oe.SwishOp, rewriter: PatternRewriter) -> None:
+        if op.alpha.value.data != 1.0:
+            return
+        new = tu.SiluOp.build(operands=[op.X], result_types=[op.Y.type])
+        rewriter.replace(op, carry_name(op, new))
+
+
+class ConvertPow(RewritePattern):
+    """Pow(x, c) with c a constant scalar (any shape of one element broadcasting to x's shape)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ou.PowOp, rewriter: PatternRewriter) -> None:
+        exponent = constant_array(op.Y)
+        if exponent is None or exponent.size != 1:
+            raise fail(op, "Pow needs a constant scalar exponent (the runtime computes x ** c only)")
+        if shape_of(op.Z) != shape_of(op.X):
+            raise fail(op, "Pow whose exponent broadcasts the base to another shape is not supported")
+        props = {"exponent": FloatAttr(float(exponent.reshape(-1)[0]), f32)}
+        new = tu.PowOp.build(operands=[op.X], result_types=[op.Z.type], properties=props)
+        rewriter.replace(op, carry_name(op, new))
+
+
+PATTERNS: tuple[RewritePattern, ...] = (ConvertUnary(), ConvertSwishAlphaOne(), ConvertPow())
+"""Added to convert-onnx-to-tgr's pattern list."""
