@@ -39,8 +39,10 @@ from tigris.dialects.interpreter.values import (
     optional,
     quantized_types,
     result_shape,
+    shaped_result,
     storage_passthrough,
     str_prop,
+    window_params,
 )
 from tigris.dialects.quant import arith
 from tigris.dialects.quant.params import (
@@ -110,10 +112,7 @@ def out_int8(op: Operation, *values: np.ndarray) -> tuple[np.ndarray, ...]:
     """Integer results as the op's storage dtypes, checked against the declared shapes and ranges."""
     results: list[np.ndarray] = []
     for index, value in enumerate(values):
-        array = np.asarray(value)
-        want = result_shape(op, index)
-        if array.shape != want:
-            raise fail(op, f"computed shape {array.shape} but result {index} is typed {want}")
+        array = shaped_result(op, index, value)
         if array.dtype.kind not in "iu":
             raise fail(op, f"int8 kernel produced {array.dtype} values")
         q = qparams(op.results[index])
@@ -163,12 +162,6 @@ def _moved(op: Operation, x: np.ndarray) -> tuple[Any, ...]:
     return out_int8(op, _requantized(x, _q(op, 0, "input"), _q(op, 0, "result", result=True)))
 
 
-def _window(op: Operation, rank: int) -> tuple[list[int], list[int], list[int]]:
-    strides = ints(op, "strides", [1] * rank)
-    dilations = ints(op, "dilations", [1] * rank)
-    pads = ints(op, "pads", [0] * (2 * rank))
-    assert strides is not None and dilations is not None and pads is not None
-    return strides, dilations, pads
 
 
 # -- convolutions and dense layers ---------------------------------------------------------------
@@ -190,7 +183,7 @@ def conv(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
     xq = _q(op, 0, "input")
     ch = weight_channels(op)
     bias = bias_i32(op, args, xq.scale, ch.scales)
-    strides, dilations, pads = _window(op, x.ndim - 2)
+    strides, dilations, pads = window_params(op, x.ndim - 2)
     group = op.groups()  # type: ignore[attr-defined]
     acc = k8.conv_accumulate(x, xq.zp, w, ch.zero_points, bias, strides, dilations, pads, group)
     return _requantize(op, acc, p, axis=1)
@@ -205,7 +198,7 @@ def conv_transpose(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
     ch = conv_transpose_channels(op)
     bias = bias_i32(op, args, xq.scale, ch.scales)
     rank = x.ndim - 2
-    strides, dilations, pads = _window(op, rank)
+    strides, dilations, pads = window_params(op, rank)
     output_padding = ints(op, "output_padding", [0] * rank)
     assert output_padding is not None
     acc = k8.conv_transpose_accumulate(
@@ -283,7 +276,7 @@ def max_pool(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
     x = args[0]
     kernel = ints(op, "kernel_shape")
     assert kernel is not None
-    strides, dilations, pads = _window(op, x.ndim - 2)
+    strides, dilations, pads = window_params(op, x.ndim - 2)
     ceil = int_prop(op, "ceil_mode", 0) == 1
     pooled = kw.pool(x, "max", kernel, strides, dilations, pads, ceil)  # integer max; pads never win
     return _moved(op, pooled)
@@ -295,7 +288,7 @@ def avg_pool(op: Operation, args: tuple[Any, ...]) -> tuple[Any, ...]:
     xq = _q(op, 0, "input")
     kernel = ints(op, "kernel_shape")
     assert kernel is not None
-    strides, dilations, pads = _window(op, x.ndim - 2)
+    strides, dilations, pads = window_params(op, x.ndim - 2)
     ceil = int_prop(op, "ceil_mode", 0) == 1
     include = int_prop(op, "count_include_pad", 0) == 1
     total, count = k8.avg_pool_sums(x, xq.zp, kernel, strides, dilations, pads, ceil, include)

@@ -21,19 +21,12 @@ from tigris.dialects.interpreter import kernels_math as km
 from tigris.dialects.interpreter import kernels_window as kw
 from tigris.dialects.interpreter import tgr_int8 as q8
 from tigris.dialects.interpreter.tgr_int8 import int8_kernel
-from tigris.dialects.interpreter.values import fail, int_prop, ints, optional, out, reject_quantized, str_prop
+from tigris.dialects.interpreter.values import (
+    fail, int_prop, ints, optional, out, reject_quantized, str_prop, window_params,
+)  # fmt: skip
 from tigris.dialects.tgr import ops_window as win
 
 F32 = np.float32
-
-
-def _window(op: Operation, rank: int) -> tuple[list[int], list[int], list[int]]:
-    """strides, dilations, pads with the tgr defaults."""
-    strides = ints(op, "strides", [1] * rank)
-    dilations = ints(op, "dilations", [1] * rank)
-    pads = ints(op, "pads", [0] * (2 * rank))
-    assert strides is not None and dilations is not None and pads is not None
-    return strides, dilations, pads
 
 
 def _activate(op: Operation, y: np.ndarray) -> np.ndarray:
@@ -49,7 +42,7 @@ class TgrWindowFunctions(InterpreterFunctions):
     def _conv(self, interpreter: Interpreter, op: Any, args: tuple[Any, ...], group: int) -> tuple[Any, ...]:
         reject_quantized(op)
         x, w = np.asarray(args[0]), op.onnx_weight(np.asarray(args[1]))
-        strides, dilations, pads = _window(op, x.ndim - 2)
+        strides, dilations, pads = window_params(op, x.ndim - 2)
         y = kw.conv(x, w, optional(op, args, "bias"), strides, dilations, pads, group)
         return out(op, _activate(op, y))
 
@@ -78,7 +71,7 @@ class TgrWindowFunctions(InterpreterFunctions):
         reject_quantized(op)
         x, w = np.asarray(args[0]), op.onnx_weight(np.asarray(args[1]))
         rank = x.ndim - 2
-        strides, dilations, pads = _window(op, rank)
+        strides, dilations, pads = window_params(op, rank)
         output_padding = ints(op, "output_padding", [0] * rank)
         assert output_padding is not None
         b = optional(op, args, "bias")
@@ -107,7 +100,7 @@ class TgrWindowFunctions(InterpreterFunctions):
         reject_quantized(op)
         kernel = ints(op, "kernel_shape")
         assert kernel is not None
-        strides, dilations, pads = _window(op, x.ndim - 2)
+        strides, dilations, pads = window_params(op, x.ndim - 2)
         ceil = int_prop(op, "ceil_mode", 0) == 1
         include = int_prop(op, "count_include_pad", 0) == 1
         return out(op, kw.pool(x, kind, kernel, strides, dilations, pads, ceil, include))

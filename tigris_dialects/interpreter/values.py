@@ -146,6 +146,24 @@ def axes_from(op: Operation, args: Sequence[Any], attr: str, operand: str) -> li
     return ints(op, attr)
 
 
+def shaped_result(op: Operation, index: int, value: np.ndarray) -> np.ndarray:
+    """Result `index` as an array, refused unless it has the shape the IR declares for it."""
+    array = np.asarray(value)
+    want = result_shape(op, index)
+    if array.shape != want:
+        raise fail(op, f"computed shape {array.shape} but result {index} is typed {want}")
+    return array
+
+
+def window_params(op: Operation, rank: int) -> tuple[list[int], list[int], list[int]]:
+    """strides, dilations, pads of a window op with the tgr defaults (1, 1, 0)."""
+    strides = ints(op, "strides", [1] * rank)
+    dilations = ints(op, "dilations", [1] * rank)
+    pads = ints(op, "pads", [0] * (2 * rank))
+    assert strides is not None and dilations is not None and pads is not None
+    return strides, dilations, pads
+
+
 def out(op: Operation, *values: np.ndarray) -> tuple[np.ndarray, ...]:
     """The op's results as its declared element types, checked against its declared shapes.
 
@@ -156,10 +174,7 @@ def out(op: Operation, *values: np.ndarray) -> tuple[np.ndarray, ...]:
     reject_quantized(op)  # a float kernel never silently casts float values to int8 storage
     results: list[np.ndarray] = []
     for index, value in enumerate(values):
-        array = np.asarray(value)
-        want = result_shape(op, index)
-        if array.shape != want:
-            raise fail(op, f"computed shape {array.shape} but result {index} is typed {want}")
+        array = shaped_result(op, index, value)
         dtype = result_dtype(op, index)
         if _STORAGE_PASSTHROUGH.get() and _is_quantized(op.results[index]) and array.dtype != dtype:
             raise fail(op, f"computes {array.dtype} values for a {dtype}-stored !tgr.quant result: no int8 kernel")
