@@ -1,9 +1,10 @@
-"""The benchmarks in bench/ are scripts, not tests; this runs the plan-quality one on one
-small model and budget so a change to the report or the zoo cannot silently break it."""
+"""The benchmarks in bench/ are scripts, not tests; this runs each on one small model and
+budget so a change to the report or the zoo cannot silently break it."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -36,3 +37,17 @@ def test_runtime_speed_prints_a_row(tmp_path: Path) -> None:
     assert row.split()[:2] == ["conv1d", "1"]
     (result,) = json.loads((tmp_path / "runtime_speed.json").read_text())
     assert result["model"] == "conv1d" and result["tigris_ms"] > 0 and result["onnxruntime_ms"] > 0
+
+
+def test_min_budget_prints_ours_without_the_upstream(tmp_path: Path) -> None:
+    """Without the upstream CLI only our column: the minimum `tigris analyze` reports."""
+    env = {k: v for k, v in os.environ.items() if k != "TIGRIS_UPSTREAM"}
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "min_budget.py"), "--models", "conv1d_int8", "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=300, env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    header, row = proc.stdout.splitlines()[:2]
+    assert header.split()[:3] == ["model", "ours", "(B)"]
+    result = json.loads((tmp_path / "min_budget.json").read_text())["conv1d_int8"]
+    assert result["upstream"] is None and row.split()[:4] == ["conv1d_int8", f"{result['ours']:,}", "-", "-"]
