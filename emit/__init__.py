@@ -4,9 +4,13 @@
 (tools/universe.py) hands it to every xDSL driver, `xdsl-opt` and `tigris-opt` alike.
 """
 
-from collections.abc import Callable
+from __future__ import annotations
 
-from xdsl.utils.target import Target
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # xdsl.utils.target loads xDSL's IR core: `tigris run`/`inspect` need only the reader
+    from xdsl.utils.target import Target
 
 
 def _tgrs() -> type[Target]:

@@ -5,9 +5,14 @@ point both read it, and each factory imports its dialect only when first needed.
 includes the dialects of installed plugins (`plugins.py`, docs/extending.md).
 """
 
-from collections.abc import Callable
+from __future__ import annotations
 
-from xdsl.ir import Dialect
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # importing this package must stay cheap: the `.tgrs` reader needs only tgr/runtime_enums
+    from xdsl.context import Context
+    from xdsl.ir import Dialect
 
 
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
@@ -27,8 +32,9 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     return {**core, **plugin_dialects(core)}
 
 
-def make_context():  # -> xdsl.context.Context (imported lazily: keeps start-up cheap)
-    """A Context knowing xDSL's dialects and ours: for scripts and tests that parse or print IR.
+def make_context() -> Context:
+    """A Context knowing xDSL's dialects (registered, loaded on first use) and ours: for scripts
+    and tests that parse or print IR.
 
     `tgr` is loaded up front: the printer finds resource tables (weights) only among loaded
     dialects, and a module built in Python never made the parser load it."""

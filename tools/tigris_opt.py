@@ -270,4 +270,7 @@ def headline(e: BaseException) -> str:
 
 
 def entry_point() -> None:
+    from tigris.tools.cli import without_cycle_collection
+
+    without_cycle_collection()
     sys.exit(main())

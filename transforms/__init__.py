@@ -5,10 +5,14 @@
 passes of installed plugins (`tigris.dialects.plugins`, docs/extending.md).
 """
 
+from __future__ import annotations
+
 from collections.abc import Callable
 from importlib import import_module
+from typing import TYPE_CHECKING
 
-from xdsl.passes import ModulePass
+if TYPE_CHECKING:  # importing the package stays cheap: `tigris run` uses numpy helpers under it
+    from xdsl.passes import ModulePass
 
 _PASSES: dict[str, tuple[str, str]] = {
     # name: (module under tigris.transforms, class)

@@ -40,13 +40,19 @@ NORMALIZE = (
 PIPELINES: dict[str, tuple[str, ...]] = {"tigris-normalize": NORMALIZE}
 
 
-def run_passes(names: tuple[str, ...], ctx: Context, module: ModuleOp) -> None:
+def run_passes(names: tuple[str, ...], ctx: Context, module: ModuleOp, *, verify_each: bool = True) -> None:
+    """Run the named passes in order. `verify_each` verifies the module after every pass, as
+    xDSL's pass manager does: a pass that breaks the IR is caught where it happens (tests and
+    `tigris-opt` keep it on). `tigris compile`/`analyze` turn it off and verify the module once
+    after import and once before emission: verifying is a walk over every op, and after each
+    of ~20 passes it was a third of a compile (bench/compile_time.py)."""
     from tigris.transforms import get_all_passes
 
     registry = get_all_passes()
     for name in names:
         registry[name]()().apply(ctx, module)
-        module.verify()
+        if verify_each:
+            module.verify()
 
 
 @dataclass(frozen=True)
@@ -72,11 +78,27 @@ class TigrisCompilePass(ModulePass):
     compress: str = "none"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        run_passes(NORMALIZE, ctx, op)
-        self.plan_and_lower(ctx, op)
+        self.run(ctx, op)
 
-    def plan_and_lower(self, ctx: Context, op: ModuleOp) -> None:
-        """Everything after tigris-normalize (tests reuse one normalized module across budgets)."""
+    def run(self, ctx: Context, op: ModuleOp, *, verify_each: bool = True) -> None:
+        """`apply` with the choice of `run_passes`: verify after every pass or leave it to the caller."""
+        run_passes(NORMALIZE, ctx, op, verify_each=verify_each)
+        self.plan_and_lower(ctx, op, verify_each=verify_each)
+
+    def plan_and_lower(self, ctx: Context, op: ModuleOp, *, verify_each: bool = True) -> None:
+        """Everything after tigris-normalize (tests reuse one normalized module across budgets);
+        `verify_each` as for `run_passes`."""
+        from tigris.transforms.plan.passes import TigrisPlanPass
+
+        TigrisPlanPass(self.budget, self.align).apply(ctx, op)
+        if verify_each:
+            op.verify()
+        self.lower(ctx, op, verify_each=verify_each)
+
+    def lower(self, ctx: Context, op: ModuleOp, *, verify_each: bool = True) -> None:
+        """Everything after tigris-plan, on a module tigris-plan annotated at this pass's budget
+        and align (`tigris analyze` lowers the module it planned for its report rather than
+        planning it again for the flash figure)."""
         from xdsl.dialects.builtin import IntegerAttr, i64
 
         from tigris.transforms.lower.compute_quant_scales import ComputeQuantScalesPass
@@ -86,12 +108,16 @@ class TigrisCompilePass(ModulePass):
         from tigris.transforms.plan.graph import main_func
         from tigris.transforms.plan.passes import TigrisPlanPass
 
-        for pass_ in (TigrisPlanPass(self.budget, self.align), LayoutNhwcPass(), ComputeQuantScalesPass()):
+        def verify() -> None:
+            if verify_each:
+                op.verify()
+
+        for pass_ in (LayoutNhwcPass(), ComputeQuantScalesPass()):
             pass_.apply(ctx, op)
-            op.verify()
+            verify()
         if self.compress == "lz4" and (at := choose_plan_budget(op, self.budget, self.align)) != self.budget:
             TigrisPlanPass(at, self.align).apply(ctx, op)  # the weights are final: price them, then re-plan
-            op.verify()
+            verify()
         GroupWeightsPass(self.compress, self.budget).apply(ctx, op)  # type: ignore[arg-type]
-        op.verify()
+        verify()
         main_func(op).attributes["tgr.budget"] = IntegerAttr(self.budget, i64)  # the emitter checks the arena

@@ -195,3 +195,28 @@ def test_float_compile_does_not_import_the_interpreter(model_zoo):
     code = ("import sys; from tigris.tools.cli import compile_bytes; compile_bytes(sys.argv[1], 65536); "
             "assert 'xdsl.interpreters' not in sys.modules, 'the interpreter was imported'")
     subprocess.run([sys.executable, "-c", code, str(model_zoo["resnet"])], check=True)
+
+
+@pytest.mark.parametrize("model", ["unet", "unet_int8", "mobilenet_v2_int8"])
+def test_compile_imports_only_what_it_needs(model_zoo, model: str) -> None:
+    """`tigris compile` loads xDSL's builtin and func dialects and ours, not the interpreter (the
+    resize check of extract-resize-scales borrows one kernel's arithmetic, not the package), not
+    xDSL's other dialects (RISC-V, arith, ...): their imports were most of a compile's time."""
+    code = (
+        "import sys; from tigris.tools.cli import compile_bytes; compile_bytes(sys.argv[1], 65536); "
+        "extra = sorted(m for m in sys.modules if m.startswith(('xdsl.interpreter', 'xdsl.dialects.')) "
+        "and m.split('.')[2] not in ('builtin', 'func', 'utils')); "
+        "assert not extra, extra"
+    )
+    subprocess.run([sys.executable, "-c", code, str(model_zoo[model])], check=True)
+
+
+def test_plan_reader_and_host_runtime_import_no_xdsl() -> None:
+    """`tigris run` and `tigris inspect` read a `.tgrs` file and call the C runtime: no IR, so
+    no xDSL at all (its IR core alone is a large part of the start-up)."""
+    code = (
+        "import sys; import tigris.tools.cli, tigris.tools.cli_run, tigris.tools.runtime_binding, tigris.emit.tgrs; "
+        "loaded = sorted(m for m in sys.modules if m.startswith('xdsl') and m not in ('xdsl', 'xdsl.utils', "
+        "'xdsl.utils.exceptions')); assert not loaded, loaded"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -12,10 +12,10 @@ ops share: the IR is NCHW while the runtime stores activations channels-last, an
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from xdsl.ir import Operation
-
-from tigris.dialects.shapes import ints, shape_of
+if TYPE_CHECKING:  # `tigris run` imports this module for channels_last_order, without xDSL
+    from xdsl.ir import Operation
 
 Fields = dict[str, object]
 """`tigris_op_t` field name -> value (emit/tgrs/model.py's `Op` names them)."""
@@ -44,6 +44,8 @@ def to_runtime(values: Sequence[int], rank: int) -> list[int]:
 def window_fields(op: Operation, kernel: Sequence[int]) -> Fields:
     """kernel/stride/dilation/pad fields of a window op over its input's spatial axes (H, or H
     and W), from `kernel` and the `strides`, `dilations`, `pads` properties (1, 1, 0 if absent)."""
+    from tigris.dialects.shapes import ints, shape_of
+
     rank = len(shape_of(op.operands[0]))
     spatial = max(1, rank - 2)
     if spatial > 2:

@@ -210,19 +210,27 @@ def normalized_module(
     path: str | Path,
     input_shapes: Mapping[str, list[int]] | None = None,
     phase: Callable[[str], None] | None = None,
+    *,
+    verify_each: bool = True,
 ) -> ModuleOp:
     """Import an ONNX model (binary or text) and run `tigris-normalize`: the module every
     report and figure starts from. `phase` is told `import` and `normalize` as each starts
-    (a progress display). User mistakes raise `DiagnosticException`s."""
+    (a progress display). `verify_each=False` (`tigris analyze`): the module is verified after
+    import and after normalization instead of after every pass (`run_passes`). User mistakes
+    raise `DiagnosticException`s."""
     from tigris.dialects.onnx.importer import import_model_file
     from tigris.transforms.pipelines import NORMALIZE, run_passes
 
     if phase is not None:
         phase("import")
     module = import_model_file(path, input_shapes)
+    if not verify_each:
+        module.verify()
     if phase is not None:
         phase("normalize")
-    run_passes(NORMALIZE, Context(), module)
+    run_passes(NORMALIZE, Context(), module, verify_each=verify_each)
+    if not verify_each:
+        module.verify()
     return module
 
 
@@ -259,11 +267,13 @@ def analyze_module(
     slow_budget: int | None = None,
     flash_budget: int | None = None,
     align: int = DEFAULT_ALIGN,
+    verify_each: bool = True,
 ) -> AnalysisReport:
-    """The report for an already normalized (`tgr`) module (left as it is)."""
+    """The report for an already normalized (`tgr`) module (left as it is); `verify_each` as for
+    the flash figure's compile (`compiled_flash`)."""
     if budget < 1 or align < 1 or align & (align - 1):
         raise ValueError(f"need budget >= 1 and a power-of-two align (got {budget}, {align})")
-    _, plan = planned(module, budget, align)
+    annotated, plan = planned(module, budget, align)
     graph, plans = plan.graph, PlanCache(plan)
     min_budget = minimum_budget(graph, align)
     weight_count, weight_bytes = weights(module)
@@ -302,7 +312,7 @@ def analyze_module(
         total_macs=total_macs(graph),
         weight_count=weight_count,
         weight_bytes=weight_bytes,
-        flash=compiled_flash(module, budget, align),
+        flash=compiled_flash(annotated, budget, align, verify_each=verify_each),
         sweep=sweep(plans, budget, min_budget),
         stages=stage_rows(plan),
     )

@@ -1,7 +1,7 @@
 """The flash a model takes: the size of the `.tgrs` file `tigris compile` writes for it.
 
-Not an estimate: the normalized module goes through the rest of `tigris-compile` (the same
-`plan_and_lower` `tigris compile` runs, without LZ4, on a copy) and the emitter, and the
+Not an estimate: the planned module goes through the rest of `tigris-compile` (the same
+`lower` `tigris compile` runs, without LZ4, on a copy) and the emitter, and the
 writer's own layout (`file_size`) measures the file, records, pools and alignment included.
 A model the compiler cannot lower or emit has no flash figure; the report says why.
 """
@@ -27,12 +27,16 @@ class Flash:
     error: str | None = None
 
 
-def compiled_flash(module: ModuleOp, budget: int, align: int) -> Flash:
-    """The size of `tigris compile -m budget --align align` of the normalized `module` (left as
-    it is)."""
-    compiled = module.clone()
+def compiled_flash(planned: ModuleOp, budget: int, align: int, *, verify_each: bool = True) -> Flash:
+    """The size of `tigris compile -m budget --align align` of a module `tigris-plan` annotated
+    at that budget and align (left as it is): the rest of tigris-compile (`lower`) and the
+    emitter run on a copy, so the plan the report describes is planned once. `verify_each=False`:
+    verified once before emission, as `tigris compile` does."""
+    compiled = planned.clone()
     try:
-        TigrisCompilePass(budget=budget, align=align).plan_and_lower(Context(), compiled)
+        TigrisCompilePass(budget=budget, align=align).lower(Context(), compiled, verify_each=verify_each)
+        if not verify_each:
+            compiled.verify()
         return Flash(file_size(plan_file_from_module(compiled, budget), "none"))
     except (ValueError, DiagnosticException) as e:
         lines = [line for line in str(e).splitlines() if line.strip()]

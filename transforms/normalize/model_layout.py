@@ -14,12 +14,15 @@ so the user's bytes are the stored bytes: nothing is copied (docs/runtime.md).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, FunctionType, TensorType, i64
-from xdsl.dialects.func import FuncOp, ReturnOp
-from xdsl.ir import Attribute, BlockArgument
-from xdsl.pattern_rewriter import PatternRewriter
+
+if TYPE_CHECKING:  # the IR half loads xDSL on use: `tigris run` needs only the numpy half
+    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr
+    from xdsl.dialects.func import FuncOp
+    from xdsl.ir import Attribute, BlockArgument
+    from xdsl.pattern_rewriter import PatternRewriter
 
 INPUT_PERM = "tgr.input_perm"
 OUTPUT_PERM = "tgr.output_perm"
@@ -45,6 +48,8 @@ def permuted_shape(shape: Sequence[int], perm: Sequence[int]) -> list[int]:
 
 def recorded_perm(attrs: Attribute | None, name: str) -> list[int] | None:
     """`name` (INPUT_PERM / OUTPUT_PERM) in one argument's or result's attribute dictionary."""
+    from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr
+
     perm = attrs.data.get(name) if isinstance(attrs, DictionaryAttr) else None
     return [int(v) for v in perm.get_values()] if isinstance(perm, DenseArrayBase) else None
 
@@ -69,6 +74,8 @@ def to_user_layout(x: np.ndarray, perm: Sequence[int] | None) -> np.ndarray:
 def _with_perm(all_attrs: ArrayAttr[DictionaryAttr] | None, count: int, index: int, name: str,
                perm: list[int]) -> ArrayAttr[DictionaryAttr]:
     """The attribute dictionaries with `name` = `perm` in entry `index` (none if the identity)."""
+    from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, i64
+
     attrs = list(all_attrs.data) if all_attrs is not None else [DictionaryAttr({})] * count
     entry = {k: v for k, v in attrs[index].data.items() if k != name}
     if perm != sorted(perm):
@@ -78,6 +85,9 @@ def _with_perm(all_attrs: ArrayAttr[DictionaryAttr] | None, count: int, index: i
 
 
 def _update_type(func: FuncOp) -> None:
+    from xdsl.dialects.builtin import FunctionType
+    from xdsl.dialects.func import ReturnOp
+
     ret = func.body.block.last_op
     assert isinstance(ret, ReturnOp)
     func.function_type = FunctionType.from_lists([a.type for a in func.body.block.args],
@@ -97,6 +107,9 @@ def fold_into_output(func: FuncOp, index: int, perm: Sequence[int]) -> None:
 def fold_into_input(rewriter: PatternRewriter, func: FuncOp, arg: BlockArgument, perm: Sequence[int]) -> BlockArgument:
     """Argument `arg` becomes arg.transpose(perm) (its uses must expect that); the user keeps
     giving the old layout, which the recorded permutation describes. Returns the new argument."""
+    from xdsl.dialects.builtin import TensorType
+    from xdsl.ir import BlockArgument
+
     assert isinstance(arg.type, TensorType)
     index = arg.index
     old = recorded_perm(func.arg_attrs.data[index] if func.arg_attrs else None, INPUT_PERM)
