@@ -11,6 +11,12 @@ the median of --repeat runs after one warm-up. The ratio says how far the portab
 kernels are from an optimized CPU engine; it is what a kernel change should move.
 `--callgrind` adds instruction counts of one inference under valgrind (when installed),
 a figure that does not depend on the machine's load.
+
+When the bench venv holds the upstream TiGrIS (`tigris-ml`, --upstream-venv), the same ONNX
+model is compiled by its CLI at the same budget and its host runtime (`tigris.runtime.Session`,
+plan loaded once, channels-last inputs) is timed the same way in a subprocess of that venv;
+the table then adds its ms and our ratio to it, and the geo-means over the int8 and the
+float models. A model the upstream rejects prints why and gets no upstream figure.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from __future__ import annotations
 import argparse
 import ctypes
 import json
+import math
+import os
 import shutil
 import statistics
 import subprocess
@@ -38,6 +46,58 @@ from tigris.tools.runtime_binding import STATS_SLOTS, host_library, input_bytes
 from tigris.tools.runtime_build import RUNTIME_DIR, build, library_sources
 
 RESULTS = Path(__file__).resolve().parent / "results"
+UPSTREAM_VENV = Path(os.environ.get("TIGRIS_BENCH_VENV", "/work/bench_venv"))
+
+# Runs inside the upstream's venv (never imported here: its package is also named `tigris`).
+# argv: plan, inputs.npz (model order, float), repeat. Prints the median ms as JSON.
+UPSTREAM_WORKER = r"""
+import json, statistics, sys, time
+import numpy as np
+from tigris.runtime import Session
+plan, inputs, repeat = sys.argv[1], np.load(sys.argv[2]), int(sys.argv[3])
+with Session(plan) as session:
+    feeds = {}
+    for k, info in enumerate(session.inputs):
+        value = inputs[inputs.files[k]] if k < len(inputs.files) else None
+        if value is not None and value.ndim >= 3 and value.ndim == len(info["shape"]):
+            value = np.moveaxis(value, 1, -1)  # channels-last, as the upstream stores activations
+        if value is None or value.shape != info["shape"]:
+            value = np.random.default_rng(0).standard_normal(info["shape"])
+        if info["dtype"].kind in "iu":
+            lim = np.iinfo(info["dtype"])
+            value = np.clip(np.rint(value * 32), lim.min, lim.max)
+        feeds[info["name"]] = np.ascontiguousarray(value.astype(info["dtype"]))
+    session.run(feeds)
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        session.run(feeds)
+        times.append((time.perf_counter() - start) * 1e3)
+print(json.dumps({"ms": statistics.median(times)}))
+"""
+
+
+def upstream_ms(path: Path, budget: int, feeds: dict[str, np.ndarray], repeat: int, venv: Path) -> float | str:
+    """Median ms of the upstream's runtime on `path` compiled by its CLI at `budget`, or why not."""
+    python, cli = venv / "bin" / "python", venv / "bin" / "tigris"
+    if not python.exists() or not cli.exists():
+        return f"no upstream in {venv}"
+    with tempfile.TemporaryDirectory() as tmp:
+        plan, inputs = Path(tmp) / "m.tgrs", Path(tmp) / "in.npz"
+        np.savez(inputs, *feeds.values())
+        done = subprocess.run([str(cli), "compile", str(path), "-m", str(budget), "-o", str(plan)],
+                              capture_output=True, text=True, timeout=900)
+        if done.returncode != 0 or not plan.exists():
+            return "compile: " + (done.stderr.strip() or done.stdout.strip()).splitlines()[-1][:200]
+        done = subprocess.run([str(python), "-c", UPSTREAM_WORKER, str(plan), str(inputs), str(repeat)],
+                              capture_output=True, text=True, timeout=900)
+        if done.returncode != 0:
+            return "run: " + (done.stderr.strip().splitlines() or ["failed"])[-1][:200]
+        return float(json.loads(done.stdout.strip().splitlines()[-1])["ms"])
+
+
+def geo_mean(values: list[float]) -> float | None:
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else None
 
 
 def runtime_ms(data: bytes, inputs: list[np.ndarray], repeat: int) -> float:
@@ -93,7 +153,8 @@ def callgrind_instructions(data: bytes, inputs_bytes: bytes, folder: Path) -> in
     return None
 
 
-def measure(paths: dict[str, Path], budget: int, repeat: int, callgrind: bool) -> list[dict[str, Any]]:
+def measure(paths: dict[str, Path], budget: int, repeat: int, callgrind: bool,
+            upstream: Path | None) -> list[dict[str, Any]]:
     import ort_helpers  # test/models, on the path through zoo_models
 
     rows = []
@@ -105,6 +166,13 @@ def measure(paths: dict[str, Path], budget: int, repeat: int, callgrind: bool) -
         row: dict[str, Any] = {"model": key, "budget_bytes": budget, "stages": len(read_plan(data).stages),
                                "tigris_ms": round(ours, 3), "onnxruntime_ms": round(theirs, 3),
                                "ratio": round(ours / theirs, 2)}
+        if upstream is not None:
+            up = upstream_ms(path, budget, feeds, repeat, upstream)
+            if isinstance(up, str):
+                print(f"{key}: upstream skipped: {up}", file=sys.stderr)
+            else:
+                row["upstream_ms"] = round(up, 3)
+                row["vs_upstream"] = round(ours / up, 3)
         if callgrind:
             with tempfile.TemporaryDirectory() as tmp:
                 row["instructions"] = callgrind_instructions(data, input_bytes(read_plan(data), inputs), Path(tmp))
@@ -119,14 +187,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--callgrind", action="store_true")
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--upstream-venv", type=Path, default=UPSTREAM_VENV,
+                        help="venv holding tigris-ml (default: %(default)s; skipped when absent)")
+    parser.add_argument("--no-upstream", action="store_true", help="do not time the upstream's runtime")
     args = parser.parse_args(argv)
+    upstream = None if args.no_upstream or not (args.upstream_venv / "bin" / "tigris").exists() else args.upstream_venv
     with tempfile.TemporaryDirectory() as tmp:
         rows = measure(build_models(args.models, Path(tmp)), parse_size(args.budget, "--budget"),
-                       args.repeat, args.callgrind)
-    header = ["model", "stages", "tigris ms", "onnxruntime ms", "ratio"] + (["instructions"] if args.callgrind else [])
-    cells = [[r["model"], str(r["stages"]), f"{r['tigris_ms']:.2f}", f"{r['onnxruntime_ms']:.2f}", f"{r['ratio']:.1f}x"]
-             + ([f"{r['instructions']:,}" if r["instructions"] else "-"] if args.callgrind else []) for r in rows]
-    print("\n".join(table(header, cells, align="lrrrr" + ("r" if args.callgrind else ""))))
+                       args.repeat, args.callgrind, upstream)
+    header = ["model", "stages", "tigris ms", "onnxruntime ms", "ratio"]
+    header += ["upstream ms", "vs upstream"] if upstream else []
+    header += ["instructions"] if args.callgrind else []
+    cells = []
+    for r in rows:
+        cell = [r["model"], str(r["stages"]), f"{r['tigris_ms']:.2f}", f"{r['onnxruntime_ms']:.2f}", f"{r['ratio']:.2f}x"]
+        if upstream:
+            cell += [f"{r['upstream_ms']:.2f}", f"{r['vs_upstream']:.2f}x"] if "upstream_ms" in r else ["-", "-"]
+        if args.callgrind:
+            cell += [f"{r['instructions']:,}" if r["instructions"] else "-"]
+        cells.append(cell)
+    print("\n".join(table(header, cells, align="l" + "r" * (len(header) - 1))))
+    for kind, pick in (("int8", lambda k: k.endswith("_int8")), ("float", lambda k: not k.endswith("_int8"))):
+        chosen = [r for r in rows if pick(r["model"])]
+        vs_ort = geo_mean([r["ratio"] for r in chosen])
+        vs_up = geo_mean([r["vs_upstream"] for r in chosen if "vs_upstream" in r])
+        if vs_ort is not None:
+            print(f"geo-mean {kind} ({len(chosen)} models): ours / onnxruntime {vs_ort:.2f}x"
+                  + (f", ours / upstream {vs_up:.2f}x" if vs_up is not None else ""))
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "runtime_speed.json").write_text(json.dumps(rows, indent=1) + "\n")
     return 0

@@ -28,15 +28,36 @@ def test_plan_quality_prints_a_row(tmp_path: Path) -> None:
 
 def test_runtime_speed_prints_a_row(tmp_path: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, str(BENCH / "runtime_speed.py"), "--models", "conv1d", "--repeat", "1", "--out", str(tmp_path)],
+        [sys.executable, str(BENCH / "runtime_speed.py"), "--models", "conv1d", "--repeat", "1", "--no-upstream",
+         "--out", str(tmp_path)],
         capture_output=True, text=True, timeout=300,
     )
     assert proc.returncode == 0, proc.stderr
-    header, row = proc.stdout.splitlines()
+    header, row, geo_mean = proc.stdout.splitlines()
+    assert geo_mean.startswith("geo-mean float (1 models): ours / onnxruntime ")
     assert header.split() == ["model", "stages", "tigris", "ms", "onnxruntime", "ms", "ratio"]
     assert row.split()[:2] == ["conv1d", "1"]
     (result,) = json.loads((tmp_path / "runtime_speed.json").read_text())
     assert result["model"] == "conv1d" and result["tigris_ms"] > 0 and result["onnxruntime_ms"] > 0
+
+
+def test_compile_time_prints_whole_process_and_phases(tmp_path: Path) -> None:
+    """One model, one run: the whole-process rows (ours only: the upstream is optional) and
+    the in-process phase row; figures are printed, never asserted."""
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "compile_time.py"), "--models", "conv1d", "--budget", "64K", "--densenet", "",
+         "--repeat", "1", "--no-upstream", "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert [line.split()[:2] for line in lines if line.startswith("  conv1d ")][:2] == [["conv1d", "compile"], ["conv1d", "analyze"]]
+    document = json.loads((tmp_path / "compile_time.json").read_text())
+    assert [(r["model"], r["command"]) for r in document["whole_process"]] == [("conv1d", "compile"), ("conv1d", "analyze")]
+    assert all(isinstance(r["ours"], float) and r["ours"] > 0 for r in document["whole_process"])
+    (model,) = document["models"]
+    assert model["model"] == "conv1d" and set(model["seconds"]) >= {"import", "normalize", "plan", "lower", "verify", "emit"}
+    assert document["startup"]["startup"] > 0
 
 
 def test_min_budget_prints_ours_without_the_upstream(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "kernels_f32.h"
+#include "kernels_fast.h"
 
 /* The window of op along H and W (tk_axis_t, kernels_internal.h); along W a rank-3 op has
  * kernel, stride and dilation 1 and no pads. */
@@ -21,6 +22,19 @@ static int window_axes(const tigris_op_t *op, int32_t rank, const tigris_view_t 
     else err = tk_axis_init(aw, x->w, op->kernel_w, op->stride_w, op->dilation_w, op->pad_left, op->pad_right);
     if (err != TIGRIS_KERNEL_OK) return err;
     return (rank == 3 || rank == 4) ? TIGRIS_KERNEL_OK : TIGRIS_KERNEL_ERR_UNSUPPORTED;
+}
+
+/* TIGRIS_KERNEL_ERR_BAND unless every in-image input row that output rows [o0, o1) read is
+ * resident (checked before anything is written, so a refused op leaves its output alone). */
+static int resident_rows(const tigris_view_t *x, const tk_axis_t *ah, int32_t o0, int32_t o1) {
+    int32_t o, k0, k1, k;
+    for (o = o0; o < o1; ++o) {
+        const int32_t i0 = o * ah->s - ah->pb;
+        tk_axis_taps(ah, i0, 0, x->h, &k0, &k1);
+        for (k = k0; k < k1; ++k)
+            if (tk_f32_row(x, 0, i0 + k * ah->d) == NULL) return TIGRIS_KERNEL_ERR_BAND;
+    }
+    return TIGRIS_KERNEL_OK;
 }
 
 /* The optional bias operand (operand 2) as `count` floats; *bias = NULL if absent. */
@@ -92,6 +106,8 @@ int tigris_f32_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
     err = bias_of(plan, op, mem, out_ch, &bias);
     if (err != TIGRIS_KERNEL_OK) return err;
     wd = (const float *)(const void *)w.data;
+    if ((err = resident_rows(&x, &ah, y.h_start, y.h_end)) != TIGRIS_KERNEL_OK) return err;
+    if (TK_FAST_ENABLED) return tk_f32_conv_fast(&(tk_f32_conv_args_t){&x, &y, wd, bias, ah, aw, op->group, op->activation});
 
     for (n = 0; n < y.n; ++n) {
         for (oh = y.h_start; oh < y.h_end; ++oh) {
@@ -99,8 +115,6 @@ int tigris_f32_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
             const int32_t ih0 = oh * ah.s - ah.pb;
             int32_t kh0, kh1, kh;
             tk_axis_taps(&ah, ih0, 0, x.h, &kh0, &kh1);
-            for (kh = kh0; kh < kh1; ++kh) /* every row of the window inside the image is resident */
-                if (tk_f32_row(&x, n, ih0 + kh * ah.d) == NULL) return TIGRIS_KERNEL_ERR_BAND;
             for (ow = 0; ow < y.w; ++ow) {
                 const int32_t iw0 = ow * aw.s - aw.pb;
                 float *yp = yrow + (size_t)ow * (size_t)out_ch;
@@ -157,6 +171,9 @@ int tigris_f32_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint1
     err = bias_of(plan, op, mem, y.c, &bias);
     if (err != TIGRIS_KERNEL_OK) return err;
     wd = (const float *)(const void *)w.data;
+    if ((err = resident_rows(&x, &ah, y.h_start, y.h_end)) != TIGRIS_KERNEL_OK) return err;
+    if (TK_FAST_ENABLED && mult == 1)
+        return tk_f32_depthwise_fast(&(tk_f32_conv_args_t){&x, &y, wd, bias, ah, aw, 1, op->activation});
 
     for (n = 0; n < y.n; ++n) {
         for (oh = y.h_start; oh < y.h_end; ++oh) {
@@ -164,8 +181,6 @@ int tigris_f32_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint1
             const int32_t ih0 = oh * ah.s - ah.pb;
             int32_t kh0, kh1, kh;
             tk_axis_taps(&ah, ih0, 0, x.h, &kh0, &kh1);
-            for (kh = kh0; kh < kh1; ++kh)
-                if (tk_f32_row(&x, n, ih0 + kh * ah.d) == NULL) return TIGRIS_KERNEL_ERR_BAND;
             for (ow = 0; ow < y.w; ++ow) {
                 const int32_t iw0 = ow * aw.s - aw.pb;
                 float *yp = yrow + (size_t)ow * (size_t)y.c;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "i8_math.h"
+#include "kernels_fast.h"
 #include "kernels_i8.h"
 
 /* Window geometry along one axis; sizes are kept below 2^30 so index arithmetic fits int32. */
@@ -76,6 +77,16 @@ static int window_rows(const tigris_view_t *x, const i8_axis_t *ax, int32_t o0, 
     }
     if (hi < 0) return TIGRIS_KERNEL_OK;
     return (lo < x->h_start || hi >= x->h_end) ? TIGRIS_KERNEL_ERR_BAND : TIGRIS_KERNEL_OK;
+}
+
+/* The same axis as the fast loops read it (kernels_fast.h). */
+static void fast_axis(const i8_axis_t *ax, tk_axis_t *out) {
+    out->in = ax->in;
+    out->k = ax->k;
+    out->s = ax->s;
+    out->d = ax->d;
+    out->pb = ax->pb;
+    out->pe = ax->pe;
 }
 
 static int full_rows(const tigris_view_t *v) {
@@ -238,6 +249,24 @@ int tigris_i8_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
     if ((err = acc_fits(taps, max_offset(&io.xs, op->input_zp), wq.max_offset, max_bias)))
         return err;
     if ((err = window_rows(&x, &ah, y.h_start, y.h_end, 0)) != TIGRIS_KERNEL_OK) return err;
+    if (TK_FAST_ENABLED && io.xs.flip == 0x80u && wq.s.flip == 0x80u && (!depthwise || group == 1)) {
+        tk_i8_conv_args_t fa; /* both int8 storage: the fast loops (kernels_i8_fast.c) */
+        fa.x = &x;
+        fa.y = &y;
+        fa.w = &w;
+        fast_axis(&ah, &fa.ah);
+        fast_axis(&aw, &fa.aw);
+        fa.group = depthwise ? C : group;
+        fa.x_zp = op->input_zp;
+        fa.y_zp = io.y_zp;
+        fa.lo = io.lo;
+        fa.hi = io.hi;
+        fa.w_zps = wq.zps;
+        fa.w_zp = wq.zp;
+        fa.bias = bias;
+        fa.scales = q.bits;
+        return depthwise ? tk_i8_depthwise_fast(&fa) : tk_i8_conv_fast(&fa);
+    }
 
     for (n = 0; n < y.n; ++n) {
         for (oy = y.h_start; oy < y.h_end; ++oy) {

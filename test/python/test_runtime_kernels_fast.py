@@ -1,0 +1,223 @@
+"""The fast convolution loops (runtime/src/kernels/kernels_{i8,f32}_fast.c) against the reference
+loops they replace, byte for byte.
+
+The oracle is the same runtime built with -DTIGRIS_KERNELS_REFERENCE_ONLY (kernels_fast.h), which
+keeps the reference loops: both builds run the same compiled plan through run_ops
+(test/support/runtime_ops.py) under ASan + UBSan, on random convolutions (kernel 1..5, strides,
+asymmetric pads, dilations, groups, depthwise, channel counts that are not multiples of the
+blocking), float32 and int8 (per-channel quantizer models with biases, and hand-made QDQ models
+with nonzero input and weight zero points, int8 and uint8 activations). Band variants hold the
+output as a row band and every tensor before the convolution as just the rows it reads, as a
+tiled stage does: fast and reference bands must agree, and equal the same rows of the whole run.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+import runtime_ops  # test/support
+from compiled_models import Compiled, compile_model  # test/support
+from onnx import TensorProto, helper, numpy_helper
+from tigris.emit.tgrs.enums import DType, OpType
+from tigris.emit.tgrs.model import PlanFile
+from tigris.tools import runtime_build
+from tigris.tools.runtime_binding import user_shape
+
+OPSET = 17
+CONV_OPS = (OpType.CONV, OpType.DEPTHWISE, OpType.CONV1D)
+
+
+@dataclass(frozen=True)
+class ConvCase:
+    """One random convolution: NCHW input, ONNX Conv attributes, how it is quantized."""
+
+    name: str
+    shape: tuple[int, ...]
+    out_ch: int
+    kernel: tuple[int, ...]
+    strides: tuple[int, ...]
+    pads: tuple[int, ...]
+    dilations: tuple[int, ...]
+    group: int
+    relu: bool
+    kind: str  # "f32", "int8" (quantizer, per channel, bias), "qdq" / "qdq_u8" (hand QDQ, zero points)
+    x_zp: int = 0
+    w_zp: int = 0
+
+
+def random_cases(seed: int, count: int) -> list[ConvCase]:
+    """Every kind with every style in turn (pointwise, depthwise, grouped, general), random sizes."""
+    rng = np.random.default_rng(seed)
+    cases = []
+    kinds, styles = ["f32", "int8", "qdq", "qdq_u8"], ["pointwise", "depthwise", "grouped", "general"]
+    for i in range(count):
+        kind, style = kinds[i % len(kinds)], styles[(i // len(kinds)) % len(styles)]
+        one_d = i % 7 == 6
+        c = int(rng.choice([1, 3, 8, 17, 19, 24, 33]))
+        if style == "grouped" and c % 2:
+            c += 1
+        group = {"depthwise": c, "grouped": 2}.get(style, 1)
+        mult = int(rng.choice([1, 2])) if style == "depthwise" and kind == "f32" else 1
+        out_ch = c * mult if style == "depthwise" else int(rng.choice([1, 2, 5, 8, 11, 17, 34]))
+        if group == 2 and out_ch % 2:
+            out_ch += 1
+        rank = 1 if one_d else 2
+        k = (1,) * rank if style == "pointwise" else tuple(int(v) for v in rng.choice([1, 2, 3, 5], rank))
+        s = (1,) * rank if style == "pointwise" else tuple(int(v) for v in rng.choice([1, 2, 3], rank))
+        d = tuple(int(v) for v in rng.choice([1, 1, 2], rank)) if style == "general" else (1,) * rank
+        p = (0,) * (2 * rank) if style == "pointwise" else tuple(int(v) for v in rng.integers(0, 3, 2 * rank))
+        spatial = tuple(int(v) for v in rng.integers(6, 14, rank))
+        cases.append(ConvCase(
+            name=f"{i}_{kind}_{style}_{'1d' if one_d else '2d'}", shape=(1, c, *spatial), out_ch=out_ch,
+            kernel=k, strides=s, pads=p, dilations=d, group=group,
+            relu=bool(rng.integers(0, 2)) and not kind.startswith("qdq"), kind=kind,
+            x_zp=int(rng.integers(100, 150)) if kind == "qdq_u8" else int(rng.integers(-20, 21)),
+            w_zp=int(rng.integers(-9, 10)),
+        ))  # fmt: skip
+    return cases
+
+
+CASES = random_cases(seed=5, count=32) + [  # wide channels: full blocks and their tails
+    ConvCase("dw3x3_f32_wide", (1, 35, 9, 10), 35, (3, 3), (1, 1), (1, 1, 1, 1), (1, 1), 35, True, "f32"),
+    ConvCase("dw3x3s2_f32_wide", (1, 24, 11, 9), 24, (3, 3), (2, 2), (0, 1, 1, 0), (1, 1), 24, False, "f32"),
+    ConvCase("dw3x3_int8_wide", (1, 35, 9, 10), 35, (3, 3), (1, 1), (1, 1, 1, 1), (1, 1), 35, True, "int8"),
+    ConvCase("dw3x3s2_qdq_wide", (1, 40, 10, 7), 40, (3, 3), (2, 2), (1, 1, 1, 1), (1, 1), 40, False, "qdq", 7, -4),
+    ConvCase("pw_int8_wide", (1, 40, 6, 7), 37, (1, 1), (1, 1), (0, 0, 0, 0), (1, 1), 1, True, "int8"),
+    ConvCase("pw_qdq_wide", (1, 67, 5, 7), 70, (1, 1), (1, 1), (0, 0, 0, 0), (1, 1), 1, False, "qdq", -11, 5),
+    ConvCase("pw_f32_wide", (1, 40, 6, 7), 37, (1, 1), (1, 1), (0, 0, 0, 0), (1, 1), 1, True, "f32"),
+]
+
+
+def _const(inits: list[onnx.TensorProto], name: str, value: np.ndarray) -> str:
+    inits.append(numpy_helper.from_array(np.asarray(value), name))
+    return name
+
+
+def model_of(case: ConvCase) -> onnx.ModelProto:
+    """The case's ONNX model: a float Conv (+ Relu), or that conv between hand-written QDQ pairs."""
+    rng = np.random.default_rng(zlib.crc32(case.name.encode()))
+    nodes: list[onnx.NodeProto] = []
+    inits: list[onnx.TensorProto] = []
+    w = (rng.standard_normal((case.out_ch, case.shape[1] // case.group, *case.kernel)) * 0.3).astype(np.float32)
+    x, ins = "x", []
+    attrs = dict(kernel_shape=list(case.kernel), strides=list(case.strides), pads=list(case.pads),
+                 dilations=list(case.dilations), group=case.group)  # fmt: skip
+    if case.kind.startswith("qdq"):
+        storage = np.uint8 if case.kind == "qdq_u8" else np.int8
+        sx, zx = _const(inits, "sx", np.float32(0.03)), _const(inits, "zx", storage(case.x_zp))
+        nodes.append(helper.make_node("QuantizeLinear", ["x", sx, zx], ["xq"]))
+        nodes.append(helper.make_node("DequantizeLinear", ["xq", sx, zx], ["xd"]))
+        sw, zw = _const(inits, "sw", np.float32(0.01)), _const(inits, "zw", np.int8(case.w_zp))
+        nodes.append(helper.make_node("QuantizeLinear", [_const(inits, "w", w), sw, zw], ["wq"]))
+        nodes.append(helper.make_node("DequantizeLinear", ["wq", sw, zw], ["wd"]))
+        x, ins = "xd", ["wd"]
+    else:
+        ins = [_const(inits, "w", w), _const(inits, "b", (rng.standard_normal(case.out_ch) * 0.1).astype(np.float32))]
+    nodes.append(helper.make_node("Conv", [x, *ins], ["y"], **attrs))
+    y = "y"
+    if case.relu:
+        nodes.append(helper.make_node("Relu", [y], ["r"]))
+        y = "r"
+    if case.kind.startswith("qdq"):
+        storage = np.uint8 if case.kind == "qdq_u8" else np.int8
+        sy, zy = _const(inits, "sy", np.float32(0.05)), _const(inits, "zy", storage(case.x_zp // 2 + 3))
+        nodes.append(helper.make_node("QuantizeLinear", [y, sy, zy], ["yq"]))
+        nodes.append(helper.make_node("DequantizeLinear", ["yq", sy, zy], ["yd"]))
+        y = "yd"
+    graph = helper.make_graph(nodes, "conv", [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(case.shape))],
+                              [helper.make_tensor_value_info(y, TensorProto.FLOAT, None)], inits)  # fmt: skip
+    opsets = [helper.make_opsetid("", OPSET)]
+    model = helper.make_model(graph, opset_imports=opsets, ir_version=helper.find_min_ir_version_for(opsets))
+    model = onnx.shape_inference.infer_shapes(model, strict_mode=True)
+    if case.kind == "int8":
+        from quantize import quantize_int8  # test/models, on sys.path via conftest
+
+        model = quantize_int8(model)
+    return model
+
+
+def reference_binary(sanitize: bool = False, extra_flags: Sequence[str] = ()) -> Path:
+    """run_ops with the reference loops only: the oracle."""
+    sources = [*runtime_build.library_sources(), runtime_build.RUNTIME_DIR / "tests" / "run_ops.c"]
+    return runtime_build.build("run_ops_ref_asan" if sanitize else "run_ops_ref", sources, sanitize=sanitize,
+                               extra_flags=["-DTIGRIS_KERNELS_REFERENCE_ONLY", *extra_flags])  # fmt: skip
+
+
+def plan_input(c: Compiled, seed: int) -> list[np.ndarray]:
+    """N(0, 1) values in the plan input's dtype (quantized inputs: spread over the int8 range)."""
+    rng = np.random.default_rng(seed)
+    tensor = c.plan.tensors[c.plan.inputs[0]]
+    shape = tuple(user_shape(tensor))
+    if tensor.dtype == DType.F32:
+        return [rng.standard_normal(shape).astype(np.float32)]
+    dtype = np.int8 if tensor.dtype == DType.I8 else np.uint8
+    info = np.iinfo(dtype)
+    return [rng.integers(info.min, info.max + 1, shape).astype(dtype)]
+
+
+def conv_op(plan: PlanFile):  # noqa: ANN201 - a tgrs op record
+    ops = [op for op in plan.ops if op.op_type in CONV_OPS]
+    assert len(ops) == 1, [OpType(op.op_type).name for op in plan.ops]
+    return ops[0]
+
+
+def bands_for(plan: PlanFile, out_band: tuple[int, int]) -> dict[int, tuple[int, int]]:
+    """The conv's output (and every activation after it) as rows out_band, its input (and every
+    activation before it, elementwise) as the rows the band reads."""
+    op = conv_op(plan)
+    index = list(plan.ops).index(op)
+    taps = [o * op.stride_h - op.pad_top + k * op.dilation_h for o in range(*out_band) for k in range(op.kernel_h)]
+    rows = plan.tensors[op.inputs[0]].shape[2]
+    inside = [i for i in taps if 0 <= i < rows]
+    in_band = (min(inside), max(inside) + 1) if inside else (0, 1)
+    bands: dict[int, tuple[int, int]] = {}
+    for i, other in enumerate(plan.ops):
+        for t in (*other.inputs, *other.outputs):
+            tensor = plan.tensors[t]
+            if tensor.weight is None and len(tensor.shape) >= 3:
+                bands[t] = in_band if i < index or (i == index and t in other.inputs) else out_band
+    return bands
+
+
+def run_both(c: Compiled, inputs: list[np.ndarray], bands: dict[int, tuple[int, int]] | None,
+             monkeypatch: pytest.MonkeyPatch) -> tuple[list[np.ndarray], list[np.ndarray]]:  # fmt: skip
+    fast = runtime_ops.run_plan_ops(c.plan_bytes, inputs, sanitize=True, bands=bands)
+    with monkeypatch.context() as m:
+        m.setattr(runtime_ops, "run_ops_binary", reference_binary)
+        ref = runtime_ops.run_plan_ops(c.plan_bytes, inputs, sanitize=True, bands=bands)
+    return fast, ref
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_fast_conv_equals_the_reference_loops(case: ConvCase, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    c = compile_model(model_of(case), tmp_path)
+    op = conv_op(c.plan)
+    if case.kind != "f32":
+        assert c.plan.tensors[op.inputs[0]].dtype in (DType.I8, DType.U8), "the conv did not run in int8"
+    inputs = plan_input(c, seed=len(case.name))
+    fast, ref = run_both(c, inputs, None, monkeypatch)
+    for got, want in zip(fast, ref, strict=True):
+        assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), case
+    out_rows = c.plan.tensors[op.outputs[0]].shape[2]
+    for band in {(0, 1), (out_rows // 3, out_rows // 3 + 2), (max(out_rows - 2, 0), out_rows)}:
+        if band[1] > out_rows or band[0] >= band[1]:
+            continue
+        fast_b, ref_b = run_both(c, inputs, bands_for(c.plan, band), monkeypatch)
+        assert fast_b[0].tobytes() == ref_b[0].tobytes(), (case, band)
+        perm = c.plan.tensors[c.plan.outputs[0]].perm
+        if perm and list(perm) != sorted(perm):
+            continue  # the whole run is in the user's layout, a band in model order
+        # the band is the same rows of the whole run (axis 2)
+        assert np.array_equal(fast_b[0], np.take(fast[0], range(*band), axis=2)), (case, band)
+
+
+def test_reference_build_is_the_oracle_the_fast_build_differs_from() -> None:
+    """The two builds differ (the flag reaches the kernels): their libraries are not the same bytes."""
+    fast = runtime_ops.run_ops_binary(sanitize=False)
+    assert fast.read_bytes() != reference_binary(sanitize=False).read_bytes()
