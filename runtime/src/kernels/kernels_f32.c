@@ -26,24 +26,7 @@ tigris_kernel_fn tigris_f32_kernel_for(uint8_t op_type) {
     case TIGRIS_OP_LEAKY_RELU:
     case TIGRIS_OP_SIGMOID:
     case TIGRIS_OP_TANH:
-    case TIGRIS_OP_HARD_SWISH:
-    case TIGRIS_OP_NEG:
-    case TIGRIS_OP_ABS:
-    case TIGRIS_OP_EXP:
-    case TIGRIS_OP_LOG:
-    case TIGRIS_OP_SQRT:
-    case TIGRIS_OP_RECIPROCAL:
-    case TIGRIS_OP_ELU:
-    case TIGRIS_OP_SELU:
-    case TIGRIS_OP_SOFTPLUS:
-    case TIGRIS_OP_SOFTSIGN:
-    case TIGRIS_OP_ERF:
-    case TIGRIS_OP_GELU:
-    case TIGRIS_OP_HARD_SIGMOID:
-    case TIGRIS_OP_SIGN:
-    case TIGRIS_OP_SHRINK:
-    case TIGRIS_OP_POW:
-    case TIGRIS_OP_SILU: return tigris_f32_unary;
+    TK_CASES_UNARY_MATH: return tigris_f32_unary;
     case TIGRIS_OP_SOFTMAX:
     case TIGRIS_OP_LOG_SOFTMAX: return tigris_f32_softmax;
     case TIGRIS_OP_BATCH_NORM: return tigris_f32_batch_norm;

@@ -34,24 +34,7 @@ tigris_kernel_fn tigris_i8_kernel_for(uint8_t op_type) {
     case TIGRIS_OP_LEAKY_RELU:
     case TIGRIS_OP_SIGMOID:
     case TIGRIS_OP_TANH:
-    case TIGRIS_OP_HARD_SWISH:
-    case TIGRIS_OP_NEG:
-    case TIGRIS_OP_ABS:
-    case TIGRIS_OP_EXP:
-    case TIGRIS_OP_LOG:
-    case TIGRIS_OP_SQRT:
-    case TIGRIS_OP_RECIPROCAL:
-    case TIGRIS_OP_ELU:
-    case TIGRIS_OP_SELU:
-    case TIGRIS_OP_SOFTPLUS:
-    case TIGRIS_OP_SOFTSIGN:
-    case TIGRIS_OP_ERF:
-    case TIGRIS_OP_GELU:
-    case TIGRIS_OP_HARD_SIGMOID:
-    case TIGRIS_OP_SIGN:
-    case TIGRIS_OP_SHRINK:
-    case TIGRIS_OP_POW:
-    case TIGRIS_OP_SILU: return tigris_i8_table;
+    TK_CASES_UNARY_MATH: return tigris_i8_table;
     case TIGRIS_OP_QUANTIZE: return tigris_i8_quantize;
     case TIGRIS_OP_DEQUANTIZE: return tigris_i8_dequantize;
     case TIGRIS_OP_CONCAT: return tigris_i8_concat;

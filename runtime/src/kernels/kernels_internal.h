@@ -31,6 +31,28 @@
 #define TK_MAX_OPERANDS 3 /* operands one tk_iter_t walks together (out, a, b) */
 #define TK_NO_LAYOUT 0xFFu /* tigris_k_layout of a non-constant tensor */
 
+/* The element-wise math ops (HARD_SWISH, NEG..SILU): one value in, one out, so the float kernel
+ * is tigris_f32_unary and the int8 one a 256-entry table; one list for both dispatchers. */
+#define TK_CASES_UNARY_MATH                                                                               \
+    case TIGRIS_OP_HARD_SWISH:                                                                            \
+    case TIGRIS_OP_NEG:                                                                                   \
+    case TIGRIS_OP_ABS:                                                                                   \
+    case TIGRIS_OP_EXP:                                                                                   \
+    case TIGRIS_OP_LOG:                                                                                   \
+    case TIGRIS_OP_SQRT:                                                                                  \
+    case TIGRIS_OP_RECIPROCAL:                                                                            \
+    case TIGRIS_OP_ELU:                                                                                   \
+    case TIGRIS_OP_SELU:                                                                                  \
+    case TIGRIS_OP_SOFTPLUS:                                                                              \
+    case TIGRIS_OP_SOFTSIGN:                                                                              \
+    case TIGRIS_OP_ERF:                                                                                   \
+    case TIGRIS_OP_GELU:                                                                                  \
+    case TIGRIS_OP_HARD_SIGMOID:                                                                          \
+    case TIGRIS_OP_SIGN:                                                                                  \
+    case TIGRIS_OP_SHRINK:                                                                                \
+    case TIGRIS_OP_POW:                                                                                   \
+    case TIGRIS_OP_SILU
+
 /* A tensor with per-axis strides; see the file comment. */
 typedef struct {
     uint8_t *data;
