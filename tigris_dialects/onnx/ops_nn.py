@@ -203,32 +203,27 @@ class MatMulOp(OnnxOp):
     traits = traits_def(Pure())
 
 
-@irdl_op_definition
-class SoftmaxOp(OnnxOp):
-    """`axis` defaults to -1 (opset 13); the importer writes 1 explicitly for older opsets."""
+class _NormalizeAlongAxis(OnnxOp):
+    """Softmax and LogSoftmax: `axis` defaults to -1 (opset 13); the importer writes 1
+    explicitly for older opsets, whose meaning it rewrites (flatten to 2-D first)."""
 
+    input = operand_def(TensorType)
+    output = result_def(TensorType)
+    axis = int_attr(-1)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        normalize_axis(self.axis.value.data, len(shape_of(self.input)))
+
+
+@irdl_op_definition
+class SoftmaxOp(_NormalizeAlongAxis):
     name = "onnx.Softmax"
-    input = operand_def(TensorType)
-    output = result_def(TensorType)
-    axis = int_attr(-1)
-    traits = traits_def(Pure())
-
-    def verify_(self) -> None:
-        normalize_axis(self.axis.value.data, len(shape_of(self.input)))
 
 
 @irdl_op_definition
-class LogSoftmaxOp(OnnxOp):
-    """Like Softmax: `axis` defaults to -1 (opset 13); the importer handles older opsets."""
-
+class LogSoftmaxOp(_NormalizeAlongAxis):
     name = "onnx.LogSoftmax"
-    input = operand_def(TensorType)
-    output = result_def(TensorType)
-    axis = int_attr(-1)
-    traits = traits_def(Pure())
-
-    def verify_(self) -> None:
-        normalize_axis(self.axis.value.data, len(shape_of(self.input)))
 
 
 @irdl_op_definition

@@ -89,6 +89,19 @@ static inline int tk_f32_nd(const tigris_plan_t *plan, const tigris_mem_t *mem, 
     return out->dtype == TIGRIS_DTYPE_F32 ? TIGRIS_KERNEL_OK : TIGRIS_KERNEL_ERR_UNSUPPORTED;
 }
 
+/* Input tx and output ty of an op that needs both whole (softmax, reductions, normalizations):
+ * float32 tk_nd_t views with every row resident (TIGRIS_KERNEL_ERR_PARAMS for a missing index). */
+static inline int tk_f32_whole_pair(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t tx, uint16_t ty,
+                                    tk_nd_t *x, tk_nd_t *y) {
+    int err;
+    if (tx == TIGRIS_NONE16 || ty == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
+    err = tk_f32_nd(plan, mem, tx, x);
+    if (err == TIGRIS_KERNEL_OK) err = tk_f32_nd(plan, mem, ty, y);
+    if (err == TIGRIS_KERNEL_OK) err = tigris_k_require_full(x);
+    if (err == TIGRIS_KERNEL_OK) err = tigris_k_require_full(y);
+    return err;
+}
+
 /* A float32 operand as a tigris_view_t. */
 static inline int tk_f32_view(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t tensor_idx,
                               tigris_view_t *out) {

@@ -127,11 +127,7 @@ int tigris_f32_softmax(const tigris_plan_t *plan, const tigris_op_t *op, uint16_
     (void)op_index;
     (void)user_ctx;
 
-    if (tx == TIGRIS_NONE16 || ty == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
-    err = tk_f32_nd(plan, mem, tx, &x);
-    if (err == TIGRIS_KERNEL_OK) err = tk_f32_nd(plan, mem, ty, &y);
-    if (err == TIGRIS_KERNEL_OK) err = tigris_k_require_full(&x);
-    if (err == TIGRIS_KERNEL_OK) err = tigris_k_require_full(&y);
+    err = tk_f32_whole_pair(plan, mem, tx, ty, &x, &y);
     if (err != TIGRIS_KERNEL_OK) return err;
     if (x.rank != y.rank || x.rank == 0) return TIGRIS_KERNEL_ERR_SHAPE;
     tigris_k_nd_to_runtime(&x);

@@ -54,11 +54,7 @@ int tigris_f32_reduce(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
     (void)op_index;
     (void)user_ctx;
 
-    if (tx == TIGRIS_NONE16 || ty == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
-    err = tk_f32_nd(plan, mem, tx, &x);
-    if (err == TIGRIS_KERNEL_OK) err = tk_f32_nd(plan, mem, ty, &y);
-    if (err == TIGRIS_KERNEL_OK) err = tigris_k_require_full(&x);
-    if (err == TIGRIS_KERNEL_OK) err = tigris_k_require_full(&y);
+    err = tk_f32_whole_pair(plan, mem, tx, ty, &x, &y);
     if (err != TIGRIS_KERNEL_OK) return err;
     if (axes == NULL) return TIGRIS_KERNEL_ERR_PARAMS; /* no axes: reduces nothing, a copy (ONNX) */
     for (k = 0; k < op->num_params; ++k) { /* runtime axes -> model axes of x */
@@ -193,11 +189,7 @@ int tigris_f32_layer_norm(const tigris_plan_t *plan, const tigris_op_t *op, uint
     (void)op_index;
     (void)user_ctx;
 
-    if (tx == TIGRIS_NONE16 || ty == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
-    err = tk_f32_nd(plan, mem, tx, &x);
-    if (err == TIGRIS_KERNEL_OK) err = tk_f32_nd(plan, mem, ty, &y);
-    if (err == TIGRIS_KERNEL_OK) err = tigris_k_require_full(&x);
-    if (err == TIGRIS_KERNEL_OK) err = tigris_k_require_full(&y);
+    err = tk_f32_whole_pair(plan, mem, tx, ty, &x, &y);
     if (err != TIGRIS_KERNEL_OK) return err;
     if (x.rank != y.rank || x.rank == 0) return TIGRIS_KERNEL_ERR_SHAPE;
     for (a = 0; a < x.rank; ++a)
