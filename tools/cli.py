@@ -207,7 +207,10 @@ def inspect_facts(data: bytes) -> dict:
             "peak": s.peak, "strategy": strategy, "reload": len(s.inputs), "spill": len(s.outputs),
             "weight_block": s.weight_block,
             "tile": None if tp is None else {"tile_h": tp.tile_h, "num_tiles": tp.num_tiles, "halo": tp.halo,
-                                             "out_h": tp.out_h, "peak": tp.peak, "chain": tp.chain},
+                                             "out_h": tp.out_h, "peak": tp.peak, "chain": tp.chain,
+                                             "reduce_op": tp.reduce_op, "acc_bytes": tp.acc_bytes,
+                                             "tile_w": tp.tile_w, "num_tiles_w": tp.num_tiles_w,
+                                             "halo_w": tp.halo_w, "out_w": tp.out_w},
         })
     return {
         "name": plan.name, "file_bytes": len(data), "flags": [f.name for f in type(plan.flags) if f in plan.flags],
@@ -242,6 +245,10 @@ def run_inspect(args: argparse.Namespace) -> str:
         extra = f" tile_h {tile['tile_h']} x{tile['num_tiles']} halo {tile['halo']} band peak {tile['peak']}" if tile else ""
         if tile and tile["chain"] >= 0:
             extra += f" chain {tile['chain']}"
+        if tile and tile["tile_w"]:
+            extra += f", 2-D: tile_w {tile['tile_w']} x{tile['num_tiles_w']} halo_w {tile['halo_w']}"
+        if tile and tile["reduce_op"] is not None:
+            extra += f", reduces in op {tile['reduce_op']} ({tile['acc_bytes']} B accumulator)"
         lines.append(f"    {s['index']:3} {s['strategy']:6} {s['ops']:3} ops from {s['first_op']}, peak {s['peak']}{extra}")
     w = facts["weights"]
     lines.append(f"  weights: {w['count']} ({w['bytes']} B) in {len(facts['weight_blocks'])} blocks, "

@@ -227,7 +227,7 @@ def decode(h: dict[str, Value], sections: Sections) -> PlanFile:
     tables = [table_data[i : i + TABLE_SIZE] for i in range(0, len(table_data), TABLE_SIZE)]
     tensors = decode_tensors(sections, pools, (inputs, outputs), quants, weights)
     ops = decode_ops(_raw(sections, SectionKind.OPS), pools, tensors, len(tables))
-    tile_plans = decode_tile_plans(_raw(sections, SectionKind.TILE_PLANS))
+    tile_plans = decode_tile_plans(_raw(sections, SectionKind.TILE_PLANS), ops)
     flags = FileFlag(int(h["flags"]))
     stages = decode_stages(
         _raw(sections, SectionKind.STAGES),
@@ -235,7 +235,7 @@ def decode(h: dict[str, Value], sections: Sections) -> PlanFile:
         ops,
         tensors,
         weights,
-        len(tile_plans),
+        tile_plans,
         len(blocks),
         FileFlag.LZ4 in flags,
     )

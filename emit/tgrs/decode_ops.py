@@ -3,7 +3,10 @@
 Besides ranges, the checks the runtime relies on without re-checking: an op writes no
 constant, names its weight/bias among its inputs, has sane windows and requantization scales;
 every op runs in exactly one stage; with LZ4, a stage that reads a block weight decompresses that
-block (only one block is in fast_reserved at a time).
+block (only one block is in fast_reserved at a time); a stage run in reduction tiles ends with
+its accumulating op, whose input rows the tiles cut and which writes every output of the stage;
+a stage in 2-D tiles runs alone, only ops whose kernels compute windows, and writes rank-4 maps
+of out_h rows and out_w columns.
 """
 
 from __future__ import annotations
@@ -14,6 +17,17 @@ from tigris.emit.tgrs.pools import Pools, bad, float32s, positive_scale
 from tigris.emit.tgrs.records import OP, STAGE, TILE_PLAN
 
 _CONV_OPS = frozenset({OpType.CONV, OpType.DEPTHWISE, OpType.CONV1D, OpType.CONV_TRANSPOSE})
+ACCUMULATING_OPS = frozenset({OpType.GLOBAL_AVG, OpType.GLOBAL_MAX})
+"""Op types that can accumulate over reduction tiles (the runtime's tigris_band_op_accumulates)."""
+TILEABLE_2D_OPS = frozenset({
+    OpType.CONV, OpType.DEPTHWISE, OpType.MAX_POOL, OpType.AVG_POOL,
+    OpType.RELU, OpType.RELU6, OpType.SIGMOID, OpType.TANH, OpType.HARD_SWISH, OpType.QUANTIZE,
+    OpType.DEQUANTIZE, OpType.LEAKY_RELU, OpType.CLIP, OpType.ADD, OpType.SUB, OpType.MUL, OpType.DIV,
+    OpType.PRELU, OpType.MAX, OpType.MIN, OpType.NEG, OpType.ABS, OpType.EXP, OpType.LOG, OpType.SQRT,
+    OpType.RECIPROCAL, OpType.ELU, OpType.SELU, OpType.SOFTPLUS, OpType.SOFTSIGN, OpType.ERF, OpType.GELU,
+    OpType.HARD_SIGMOID, OpType.SIGN, OpType.SHRINK, OpType.POW, OpType.SILU,
+})  # fmt: skip
+"""Op types whose kernels compute a 2-D tile (the runtime's tigris_band_op_tileable_2d)."""
 
 
 def _check_modes(op: Op, what: str) -> None:
@@ -93,15 +107,58 @@ def decode_ops(data: bytes, pools: Pools, tensors: list[Tensor], num_tables: int
     return out
 
 
-def decode_tile_plans(data: bytes) -> list[TilePlan]:
+def _check_reduction(t: TilePlan, what: str, ops: list[Op]) -> None:
+    """Reduction tiles: an accumulating op, a lone stage (no chain), an accumulator the peak
+    includes; a plan without reduce_op keeps no accumulator."""
+    r, acc = t.reduce_op, t.acc_bytes
+    if r is None:
+        if acc != 0:
+            raise bad(f"{what} acc_bytes", f"{acc} without reduce_op: only reduction tiles keep one")
+        return
+    if r >= len(ops):
+        raise bad(f"{what} reduce_op", f"index {r} >= num_ops {len(ops)}")
+    if ops[r].op_type not in ACCUMULATING_OPS:
+        name = OpType(ops[r].op_type).name
+        raise bad(f"{what} reduce_op", f"op {r} is {name}, which cannot accumulate over tiles")
+    if t.chain != -1:
+        raise bad(f"{what} chain", f"{t.chain}: reduction tiles run a lone stage, chain must be -1")
+    if not 0 < acc <= t.peak:
+        raise bad(f"{what} acc_bytes", f"{acc}: reduction tiles keep 1..peak ({t.peak}) accumulator bytes")
+
+
+def _covers(size: int, num: int, total: int) -> bool:
+    """`num` tiles of `size` cover `total` exactly: every index once, no tile empty."""
+    return size >= 1 and num >= 1 and (num - 1) * size < total <= num * size
+
+
+def _check_cols(t: TilePlan, what: str) -> None:
+    """2-D tiles (tile_w > 0): a lone stage of output tiles, the column tiles covering out_w;
+    full-width plans keep the W fields at 1, 0, 0."""
+    if t.tile_w == 0:
+        for name, want in (("num_tiles_w", 1), ("halo_w", 0), ("out_w", 0)):
+            if getattr(t, name) != want:
+                raise bad(f"{what} {name}", f"{getattr(t, name)} without tile_w: full-width plans have {want}")
+        return
+    if t.chain != -1:
+        raise bad(f"{what} chain", f"{t.chain}: 2-D tiles run a lone stage, chain must be -1")
+    if t.reduce_op is not None:
+        raise bad(f"{what} reduce_op", f"op {t.reduce_op}: 2-D tiles are output tiles, not reduction tiles")
+    if not _covers(t.tile_w, t.num_tiles_w, t.out_w):
+        raise bad(
+            f"{what} out_w", f"{t.num_tiles_w} tiles of {t.tile_w} columns do not cover exactly {t.out_w} columns"
+        )
+
+
+def decode_tile_plans(data: bytes, ops: list[Op]) -> list[TilePlan]:
     out: list[TilePlan] = []
     records = TILE_PLAN.unpack_all(data)
     for i, rec in enumerate(records):
         what = f"tile plan {i}"
+        TILE_PLAN.check(rec, what)
         t = TilePlan(**TILE_PLAN.model_kwargs(rec, TilePlan))  # type: ignore[arg-type]
         if t.tile_h < 1 or t.num_tiles < 1:
             raise bad(f"{what} tile_h", f"tile_h {t.tile_h} and num_tiles {t.num_tiles} must be >= 1")
-        if not (t.num_tiles - 1) * t.tile_h < t.out_h <= t.num_tiles * t.tile_h:
+        if not _covers(t.tile_h, t.num_tiles, t.out_h):
             raise bad(
                 f"{what} out_h", f"{t.num_tiles} tiles of {t.tile_h} rows do not cover exactly {t.out_h} rows"
             )
@@ -109,13 +166,56 @@ def decode_tile_plans(data: bytes) -> list[TilePlan]:
             raise bad(
                 f"{what} chain", f"{t.chain} is neither -1 nor a chain id < num_tile_plans {len(records)}"
             )
+        _check_reduction(t, what, ops)
+        _check_cols(t, what)
         out.append(t)
     return out
 
 
+def _rows(tensor: Tensor) -> int:
+    """Rows of a tensor as the runtime bands it (tigris_tensor_rows): H for rank >= 3, else 1."""
+    return tensor.shape[2] if len(tensor.shape) >= 3 else 1
+
+
+def _check_reduction_stage(
+    stage: Stage, what: str, ops: list[Op], tensors: list[Tensor], tile_plans: list[TilePlan]
+) -> None:
+    """A stage run in reduction tiles ends with the accumulating op, whose input 0 has out_h rows
+    (the tiles cut them), and that op writes every output of the stage."""
+    k = stage.tile_plan
+    assert k is not None
+    t = tile_plans[k]
+    r = t.reduce_op
+    assert r is not None
+    if not stage.ops or stage.ops[-1] != r:
+        raise bad(f"{what} tile_plan", f"tile plan {k} accumulates with op {r}, not the stage's last op")
+    rows = _rows(tensors[ops[r].inputs[0]])
+    if rows != t.out_h:
+        raise bad(f"tile plan {k} out_h", f"{t.out_h} != the {rows} rows of input 0 of op {r} ({what})")
+    for j, o in enumerate(stage.outputs):
+        if o not in ops[r].outputs:
+            raise bad(f"{what} outputs[{j}]", f"tensor {o} is not written by op {r}, the reducing op")
+
+
+def _check_2d_stage(stage: Stage, what: str, ops: list[Op], tensors: list[Tensor], t: TilePlan) -> None:
+    """A stage in 2-D tiles: ops whose kernels compute windows, outputs [N, C, out_h, out_w]."""
+    k = stage.tile_plan
+    for o in stage.ops:
+        if ops[o].op_type not in TILEABLE_2D_OPS:
+            name = OpType(ops[o].op_type).name
+            raise bad(f"{what} ops", f"op {o} is {name}, which does not run on 2-D tiles (tile plan {k})")
+    for j, o in enumerate(stage.outputs):
+        shape = tensors[o].shape
+        if len(shape) != 4 or (shape[2], shape[3]) != (t.out_h, t.out_w):
+            raise bad(
+                f"{what} outputs[{j}]",
+                f"tensor {o} has shape {list(shape)}, not [N, C, {t.out_h}, {t.out_w}] (out_h, out_w of tile plan {k})",
+            )
+
+
 def decode_stages(
     data: bytes, pools: Pools, ops: list[Op], tensors: list[Tensor], weights: list[Weight],
-    num_tile_plans: int, num_blocks: int, staged: bool,
+    tile_plans: list[TilePlan], num_blocks: int, staged: bool,
 ) -> list[Stage]:  # fmt: skip
     """`staged`: blocks are LZ4, so a block weight is only readable while its block is staged."""
     out: list[Stage] = []
@@ -142,8 +242,12 @@ def decode_stages(
             weight_block=kw["weight_block"],
             **lists,
         )  # type: ignore[arg-type]
-        if stage.tile_plan is not None and stage.tile_plan >= num_tile_plans:
-            raise bad(f"{what} tile_plan", f"index {stage.tile_plan} >= num_tile_plans {num_tile_plans}")
+        if stage.tile_plan is not None and stage.tile_plan >= len(tile_plans):
+            raise bad(f"{what} tile_plan", f"index {stage.tile_plan} >= num_tile_plans {len(tile_plans)}")
+        if stage.tile_plan is not None and tile_plans[stage.tile_plan].reduce_op is not None:
+            _check_reduction_stage(stage, what, ops, tensors, tile_plans)
+        if stage.tile_plan is not None and tile_plans[stage.tile_plan].tile_w > 0:
+            _check_2d_stage(stage, what, ops, tensors, tile_plans[stage.tile_plan])
         if stage.weight_block is not None and stage.weight_block >= num_blocks:
             raise bad(f"{what} weight_block", f"index {stage.weight_block} >= num_weight_blocks {num_blocks}")
         for o in stage_ops:

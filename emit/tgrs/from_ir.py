@@ -172,7 +172,10 @@ class _Builder:
         chain = tp.chain.data
         if chain >= 0 and chain in chain_tile:
             return chain_tile[chain]
-        tiles.append(TilePlan(tp.tile_h.data, tp.num_tiles.data, tp.halo.data, tp.out_h.data, tp.peak.data, chain))
+        reduce_op = attr.last_step.data if tp.reduces else None  # op records are numbered by step
+        tiles.append(TilePlan(tp.tile_h.data, tp.num_tiles.data, tp.halo.data, tp.out_h.data, tp.peak.data, chain,
+                              reduce_op, tp.acc.data, tp.tile_w.data, tp.num_tiles_w.data, tp.halo_w.data,
+                              tp.out_w.data))
         if chain >= 0:
             chain_tile[chain] = len(tiles) - 1
         return len(tiles) - 1

@@ -139,8 +139,14 @@ class TilePlan(_Normalized):
     num_tiles: int
     halo: int
     out_h: int
-    peak: int  # band peak bytes (the whole chain's, for a chain)
+    peak: int  # band peak bytes (the whole chain's, for a chain; the accumulator included)
     chain: int = -1
+    reduce_op: int | None = None  # reduction tiles: the accumulating op (tiles cut its input rows)
+    acc_bytes: int = 0  # reduction tiles: the accumulator kept across the tiles
+    tile_w: int = 0  # 2-D tiles: output columns per tile; 0: full-width rows
+    num_tiles_w: int = 1  # 2-D tiles: tiles per row band (row-major order)
+    halo_w: int = 0  # 2-D tiles: extra input columns per tile
+    out_w: int = 0  # 2-D tiles: output columns of the stage
 
 
 @dataclass(frozen=True)

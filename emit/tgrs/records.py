@@ -131,7 +131,17 @@ TILE_PLAN = Record("tigris_tile_plan_t", "How a stage (or a chain of stages) is 
     F("halo", "uint32_t", "extra input rows per band (receptive field - 1)"),
     F("out_h", "uint32_t", "output rows of the stage (chain: of its last stage)"),
     F("chain", "int32_t", "chain id shared by the chain's stages, or -1"),
-    F("peak", "uint32_t", "band peak bytes; > arena => TIGRIS_EXEC_ERR_TILE"),
+    F("peak", "uint32_t", "band peak bytes (accumulator included); > arena => TIGRIS_EXEC_ERR_TILE"),
+    F("reduce_op", "uint16_t", "reduction tiles: the stage's last op, which accumulates over the tiles; "
+      "tile rows are rows of its input 0; none: tiles are output rows", optional=True),
+    F("reserved", "uint16_t", "0"),
+    F("acc_bytes", "uint32_t", "reduction tiles: accumulator bytes kept at the arena bottom across the tiles, "
+      "else 0"),
+    F("tile_w", "uint32_t", "2-D tiles: output columns per tile; 0: full-width rows (the W fields are 1, 0, 0)"),
+    F("num_tiles_w", "uint32_t", "2-D tiles: tiles per row band, row-major; (num_tiles_w - 1) * tile_w < out_w "
+      "<= num_tiles_w * tile_w"),
+    F("halo_w", "uint32_t", "2-D tiles: extra input columns per tile (receptive field along W - 1)"),
+    F("out_w", "uint32_t", "2-D tiles: output columns (W) of the stage's outputs"),
 ))  # fmt: skip
 
 WEIGHT_ENTRY = Record("tigris_weight_entry_t", "Where a constant tensor's bytes are.", (

@@ -30,16 +30,20 @@ typedef enum {
 
 /* Called once per op (per tile, in tiled stages). Input and output tensor
  * pointers are set in mem (constants included); in a tile, tigris_mem_rows says
- * which rows each tensor holds, and the kernel computes its output's rows.
- * Returns 0 on success, negative on error. */
+ * which rows each tensor holds (in a 2-D tile tigris_mem_cols which columns too), and
+ * the kernel computes its output's rows (columns). In a
+ * reduction stage the op with op_index == mem->tile.reduce_op instead accumulates its
+ * input's rows into mem->tile.acc (mem->tile.acc_bytes bytes, kept across the tiles:
+ * it starts the sums at row 0) and writes its whole output when the band ends at the
+ * input's last row. Returns 0 on success, negative on error. */
 typedef int (*tigris_kernel_fn)(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
                                 tigris_mem_t *mem, void *user_ctx);
 
 typedef struct {
     uint16_t stages_normal;       /* stages executed without tiling */
-    uint16_t stages_tiled;        /* stages executed with spatial tiling (not in a chain) */
+    uint16_t stages_tiled;        /* stages executed with spatial or reduction tiles (not in a chain) */
     uint16_t stages_chain;        /* stages executed as part of a chain */
-    uint16_t total_tiles;         /* tile iterations: a tiled stage's tiles plus each chain's tiles once */
+    uint16_t total_tiles;         /* tile iterations: a tiled stage's tiles (2-D: num_tiles x num_tiles_w) plus each chain's tiles once */
     uint32_t slow_overflow_count; /* intra-stage allocations that overflowed to slow */
     uint32_t slow_overflow_bytes; /* total bytes overflowed to slow */
     uint32_t loads_bytes;         /* total bytes loaded slow -> fast */
@@ -70,10 +74,15 @@ typedef struct {
  * tile plan, runs once per tile of its tile plan: the executor derives each
  * tensor's rows for the tile (as the compiler's bands), loads the bands of the
  * (first stage's) inputs, runs the ops on bands and writes the tile's rows of the
- * (last stage's) outputs into full tensors in slow memory. A tile plan whose peak
- * exceeds the arena (fast_size minus the reserved prefix) is refused with
- * TIGRIS_EXEC_ERR_TILE. With LZ4, a stage's weight block is decompressed into the
- * reserved prefix before its ops run (unless it is already there). */
+ * (last stage's) outputs into full tensors in slow memory. A stage in 2-D tiles (tile_w > 0)
+ * runs tile_h x tile_w tiles in row-major order, each tensor held as a window of rows x
+ * columns where it has a W axis to cut. A reduction stage (a tile
+ * plan with reduce_op) cuts its tiles from the rows of its accumulating op's input
+ * instead: that op keeps an accumulator at the bottom of the arena (after the
+ * reserved prefix) across the tiles, and the stage's outputs are spilled whole after
+ * the last tile. A tile plan whose peak exceeds the arena (fast_size minus the reserved
+ * prefix) is refused with TIGRIS_EXEC_ERR_TILE. With LZ4, a stage's weight block is
+ * decompressed into the reserved prefix before its ops run (unless it is already there). */
 tigris_exec_error_t tigris_run(const tigris_plan_t *plan, tigris_mem_t *mem, tigris_kernel_fn kernel,
                                void *user_ctx, tigris_exec_stats_t *stats);
 

@@ -19,7 +19,7 @@
 
 #define TIGRIS_FORMAT_MAGIC "TGRS"
 #define TIGRIS_FORMAT_VERSION_MAJOR 2
-#define TIGRIS_FORMAT_VERSION_MINOR 1
+#define TIGRIS_FORMAT_VERSION_MINOR 2
 #define TIGRIS_SECTION_ALIGN 16
 #define TIGRIS_WEIGHT_ALIGN 16
 #define TIGRIS_TABLE_SIZE 256
@@ -316,14 +316,21 @@ TIGRIS_FORMAT_CHECK_SIZE(tigris_stage_t, 28);
 
 /* How a stage (or a chain of stages) is cut into bands. */
 typedef struct {
-    uint32_t tile_h;    /* @0   output rows per tile, >= 1 */
-    uint32_t num_tiles; /* @4   >= 1; (num_tiles - 1) * tile_h < out_h <= num_tiles * tile_h */
-    uint32_t halo;      /* @8   extra input rows per band (receptive field - 1) */
-    uint32_t out_h;     /* @12  output rows of the stage (chain: of its last stage) */
-    int32_t  chain;     /* @16  chain id shared by the chain's stages, or -1 */
-    uint32_t peak;      /* @20  band peak bytes; > arena => TIGRIS_EXEC_ERR_TILE */
+    uint32_t tile_h;      /* @0   output rows per tile, >= 1 */
+    uint32_t num_tiles;   /* @4   >= 1; (num_tiles - 1) * tile_h < out_h <= num_tiles * tile_h */
+    uint32_t halo;        /* @8   extra input rows per band (receptive field - 1) */
+    uint32_t out_h;       /* @12  output rows of the stage (chain: of its last stage) */
+    int32_t  chain;       /* @16  chain id shared by the chain's stages, or -1 */
+    uint32_t peak;        /* @20  band peak bytes (accumulator included); > arena => TIGRIS_EXEC_ERR_TILE */
+    uint16_t reduce_op;   /* @24  reduction tiles: the stage's last op, which accumulates over the tiles; tile rows are rows of its input 0; none: tiles are output rows; TIGRIS_NONE16: none */
+    uint16_t reserved;    /* @26  0 */
+    uint32_t acc_bytes;   /* @28  reduction tiles: accumulator bytes kept at the arena bottom across the tiles, else 0 */
+    uint32_t tile_w;      /* @32  2-D tiles: output columns per tile; 0: full-width rows (the W fields are 1, 0, 0) */
+    uint32_t num_tiles_w; /* @36  2-D tiles: tiles per row band, row-major; (num_tiles_w - 1) * tile_w < out_w <= num_tiles_w * tile_w */
+    uint32_t halo_w;      /* @40  2-D tiles: extra input columns per tile (receptive field along W - 1) */
+    uint32_t out_w;       /* @44  2-D tiles: output columns (W) of the stage's outputs */
 } tigris_tile_plan_t;
-TIGRIS_FORMAT_CHECK_SIZE(tigris_tile_plan_t, 24);
+TIGRIS_FORMAT_CHECK_SIZE(tigris_tile_plan_t, 48);
 
 /* Where a constant tensor's bytes are. */
 typedef struct {

@@ -36,32 +36,41 @@ typedef struct {
     uint32_t size;    /* bytes, before alignment padding */
 } tigris_alloc_t;
 
-/* One tensor held as a height band while a tiled stage or chain runs. */
+/* One tensor held as a height band (2-D tiles: a window of rows x columns) while a tiled
+ * stage or chain runs. The resident bytes are [N][h_end - h_start][columns][C], channels-last. */
 typedef struct {
     uint16_t tensor;
     uint16_t reserved;
     int32_t h_start;  /* first resident row (full-tensor coordinates) */
     int32_t h_end;    /* one past the last resident row */
     void *slow_ptr;   /* the full tensor in slow memory, or NULL (chain intermediate) */
+    int32_t w_start;  /* 2-D tiles: first resident column; with w_end 0, every column */
+    int32_t w_end;    /* 2-D tiles: one past the last resident column; 0: whole rows (the default) */
 } tigris_band_t;
 
-/* Tile context: which rows of which tensors are resident during one tile. */
+/* Tile context: which rows of which tensors are resident during one tile. A stage run in
+ * reduction tiles (docs/tgrs-format.md, "Reduction tiles") also names its accumulating op
+ * and the accumulator that op keeps across the tiles (tigris_mem_set_acc). */
 typedef struct {
     uint16_t active;     /* nonzero while a tiled stage or chain runs */
     uint16_t num_bands;
     uint32_t tile_index; /* current tile, 0-based */
+    uint16_t reduce_op;  /* reduction tiles: the op accumulating over the tiles, else TIGRIS_NONE16 */
+    uint16_t reserved;
+    uint32_t acc_bytes;  /* bytes at acc; 0: no accumulator */
+    void *acc;           /* the accumulator: fast arena, right after the reserved prefix */
     tigris_band_t bands[TIGRIS_MAX_BANDS];
 } tigris_tile_ctx_t;
 
 /* Running totals the executor reports in tigris_exec_stats_t. */
 typedef struct {
-    uint32_t loads_bytes;         /* taken from slow memory: copied to fast (load, load_tile), or read in place */
-    uint32_t spills_bytes;        /* copied fast -> slow (spill, spill_tile) */
+    uint32_t loads_bytes;         /* taken from slow memory: copied to fast (load, load_tile, load_window), or read in place */
+    uint32_t spills_bytes;        /* copied fast -> slow (spill, spill_tile, spill_window) */
     uint32_t compactions;         /* fast-arena compactions that ran */
     uint32_t slow_overflow_count; /* allocations (and loads) that fell back to slow memory */
     uint32_t slow_overflow_bytes;
     uint32_t slow_peak;           /* high-water mark of slow_used */
-    uint32_t fast_peak;           /* high-water mark of fast_used (reserved prefix included) */
+    uint32_t fast_peak;           /* high-water mark of fast_used (reserved prefix and accumulator included) */
 } tigris_mem_counters_t;
 
 typedef struct {
@@ -83,9 +92,10 @@ typedef struct {
     tigris_mem_counters_t counters;
 } tigris_mem_t;
 
-/* Zeroes all tensor pointers, tables and counters. fast_base / slow_base become the
- * buffers' first TIGRIS_TENSOR_ALIGN-aligned addresses (fast_size / slow_size shrink
- * by the skipped bytes), so every offset is aligned. A NULL buffer needs size 0. */
+/* Zeroes all tensor pointers, tables and counters (no tile, reduce_op none). fast_base /
+ * slow_base become the buffers' first TIGRIS_TENSOR_ALIGN-aligned addresses (fast_size /
+ * slow_size shrink by the skipped bytes), so every offset is aligned. A NULL buffer needs
+ * size 0. */
 tigris_mem_error_t tigris_mem_init(tigris_mem_t *mem, void **tensor_ptrs, uint16_t num_tensors,
                                    void *fast_buf, uint32_t fast_size, void *slow_buf, uint32_t slow_size);
 
@@ -114,19 +124,39 @@ tigris_mem_error_t tigris_mem_load(tigris_mem_t *mem, uint16_t tensor_idx, uint3
  * memory), that allocation becomes its slow copy and nothing is copied. */
 tigris_mem_error_t tigris_mem_spill(tigris_mem_t *mem, uint16_t tensor_idx, uint32_t size_bytes);
 
-/* Load rows [h_start, h_end) of an NHWC (channels-last) tensor from slow memory
- * (its current pointer) into a new fast band of N * rows * row_bytes bytes (same
- * fallback as tigris_mem_alloc), and record the band (and the slow pointer) in
- * mem->tile. Band layout: [N, h_end - h_start, row_bytes]. Rank <= 2 tensors have
- * one row. Counts loads_bytes. */
+/* Load rows [h_start, h_end) x columns [w_start, w_end) of an NHWC (channels-last) tensor
+ * from slow memory (its current pointer) into a new fast window of N * rows * cols * pixel
+ * bytes (same fallback as tigris_mem_alloc), and record the window (and the slow pointer) in
+ * mem->tile. A column is one pixel of a row: row_bytes / W bytes, W being the width a kernel
+ * view sees (tigris_mem_cols). Window layout: [N][h_end - h_start][w_end - w_start][pixel],
+ * N x rows strided copies of cols * pixel bytes. Rank <= 2 tensors have one row of one
+ * column. TIGRIS_MEM_ERR_BAD_RANGE for an empty range, one outside the tensor, a source
+ * already in the fast arena or a full band table. Counts loads_bytes: the window's bytes. */
+tigris_mem_error_t tigris_mem_load_window(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
+                                          int32_t h_start, int32_t h_end, int32_t w_start, int32_t w_end);
+
+/* tigris_mem_load_window of every column, recorded as whole rows (w_end 0): band layout
+ * [N, h_end - h_start, row_bytes]. */
 tigris_mem_error_t tigris_mem_load_tile(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
                                         int32_t h_start, int32_t h_end);
 
-/* Write rows [h_start, h_end) of the band currently at tensor_ptrs[tensor_idx]
- * (rows given by tigris_mem_rows) into the full tensor at slow_base, then set
- * tensor_ptrs[tensor_idx] = slow_base and forget the band. Counts spills_bytes. */
+/* Write rows [h_start, h_end) x columns [w_start, w_end) of the band or window currently at
+ * tensor_ptrs[tensor_idx] (rows and columns given by tigris_mem_rows / tigris_mem_cols) into
+ * the full tensor at slow_base (a slow allocation there must hold the whole tensor), then set
+ * tensor_ptrs[tensor_idx] = slow_base and forget the band. Counts spills_bytes: the
+ * rectangle's bytes. */
+tigris_mem_error_t tigris_mem_spill_window(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
+                                           void *slow_base, int32_t h_start, int32_t h_end, int32_t w_start,
+                                           int32_t w_end);
+
+/* tigris_mem_spill_window of rows [h_start, h_end) of every column the band holds. */
 tigris_mem_error_t tigris_mem_spill_tile(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
                                          void *slow_base, int32_t h_start, int32_t h_end);
+
+/* Bytes of rows [h_start, h_end) x columns [w_start, w_end) of a tensor as
+ * tigris_mem_load_window holds them; 0 for an empty range or one outside the tensor. */
+uint32_t tigris_mem_window_bytes(const tigris_plan_t *plan, uint16_t tensor_idx, int32_t h_start, int32_t h_end,
+                                 int32_t w_start, int32_t w_end);
 
 /* Record that tensor_idx is held as rows [h_start, h_end) (the executor calls it for
  * bands it allocates itself, e.g. a band produced inside a tile). Replaces the
@@ -134,6 +164,17 @@ tigris_mem_error_t tigris_mem_spill_tile(tigris_mem_t *mem, const tigris_plan_t 
  * the band table is full. */
 tigris_mem_error_t tigris_mem_set_band(tigris_mem_t *mem, uint16_t tensor_idx, int32_t h_start, int32_t h_end,
                                        void *slow_ptr);
+
+/* tigris_mem_set_band for a 2-D tile: rows [h_start, h_end) x columns [w_start, w_end).
+ * TIGRIS_MEM_ERR_BAD_RANGE also for an empty or negative column range. */
+tigris_mem_error_t tigris_mem_set_window(tigris_mem_t *mem, uint16_t tensor_idx, int32_t h_start, int32_t h_end,
+                                         int32_t w_start, int32_t w_end, void *slow_ptr);
+
+/* Resident columns of a tensor: its band's window while a 2-D tile runs, else [0, W), W being
+ * the width a kernel view sees (the product of the dims after H for rank >= 3, else 1).
+ * [0, 0) for a NULL argument or an index out of range. */
+void tigris_mem_cols(const tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
+                     int32_t *w_start, int32_t *w_end);
 
 /* Resident rows of a tensor: its band while a tile runs, else [0, rows).
  * [0, 0) for a NULL argument or an index out of range. */
@@ -167,12 +208,22 @@ void tigris_mem_free_overflow(tigris_mem_t *mem);
 void *tigris_mem_slow_ptr(const tigris_mem_t *mem, uint16_t tensor_idx);
 
 /* Reserve the first `bytes` of the fast arena (decompressed weights); the bump
- * offset starts after it (aligned). Only valid when nothing else is allocated
- * (else TIGRIS_MEM_ERR_BAD_RANGE); TIGRIS_MEM_ERR_OOM if it exceeds the arena. */
+ * offset starts after it (aligned). Only valid when nothing else is allocated and no
+ * accumulator is held (else TIGRIS_MEM_ERR_BAD_RANGE); TIGRIS_MEM_ERR_OOM if it
+ * exceeds the arena. */
 tigris_mem_error_t tigris_mem_set_reserved(tigris_mem_t *mem, uint32_t bytes);
 
-/* Rewind the fast bump pointer to fast_reserved (aligned) and forget fast
- * allocations and bands. Does not touch tensor_ptrs. */
+/* Hold `bytes` of the fast arena right after the reserved prefix (both aligned) as the
+ * accumulator of a reduction stage: mem->tile.acc points to it and mem->tile.acc_bytes
+ * is `bytes` (0 releases it: acc NULL). Allocation, compaction and tigris_mem_reset_fast
+ * start after it, so it keeps its bytes across the tiles; fast_peak counts it. LZ4
+ * blocks are decompressed into the reserved prefix only, never into it. Only valid when
+ * nothing else is allocated (else TIGRIS_MEM_ERR_BAD_RANGE); TIGRIS_MEM_ERR_OOM if it
+ * does not fit. */
+tigris_mem_error_t tigris_mem_set_acc(tigris_mem_t *mem, uint32_t bytes);
+
+/* Rewind the fast bump pointer to fast_reserved (aligned), and past the accumulator
+ * if one is held, and forget fast allocations and bands. Does not touch tensor_ptrs. */
 void tigris_mem_reset_fast(tigris_mem_t *mem);
 
 static inline void *tigris_mem_tensor_ptr(const tigris_mem_t *mem, uint16_t idx) {

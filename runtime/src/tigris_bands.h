@@ -1,10 +1,14 @@
-/* tigris_bands.h - internal: which rows of every tensor one tile needs.
+/* tigris_bands.h - internal: which rows (and, in 2-D tiles, columns) of every tensor one
+ * tile needs.
  *
- * The runtime twin of the compiler's transforms/plan/bands.py: output rows of the
- * last stage are propagated backwards through the ops of a tiled stage or chain,
+ * The runtime twin of the compiler's transforms/plan/bands.py and geometry.py: output rows
+ * of the last stage are propagated backwards through the ops of a tiled stage or chain,
  * each op mapping its output rows to input rows (window ops by kernel, stride,
  * dilation and top padding; pad by its top pad; resize by its integer scale), and
- * a tensor read by several ops gets the union of their ranges.
+ * a tensor read by several ops gets the union of their ranges. A 2-D tile propagates its
+ * output columns the same way along W (window ops by kernel_w, stride_w, dilation_w and
+ * pad_left; every other op reads the same columns); a tensor without a W axis to cut (rank
+ * other than 4, or W == 1) keeps whole rows (w_end 0).
  */
 #ifndef TIGRIS_BANDS_H
 #define TIGRIS_BANDS_H
@@ -17,11 +21,55 @@
 void tigris_band_input_range(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t in, int32_t start,
                              int32_t end, int32_t *lo, int32_t *hi);
 
+/* Columns of input tensor `in` that columns [start, end) of op's output read, as
+ * geometry.input_range along W (clamped to the tensor; never empty); [0, 0) (whole rows)
+ * if `in` has no W axis to cut: rank other than 4, or one column (geometry.has_axis). */
+void tigris_band_input_cols(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t in, int32_t start,
+                            int32_t end, int32_t *lo, int32_t *hi);
+
 /* Fill mem->tile.bands (slow pointers NULL) with the row range of every tensor that
- * stages first..last touch for output rows [h_start, h_end) of the last stage.
- * Indices must have been validated. Returns 0, or -1 if the band table is full. */
+ * stages first..last touch for output rows [h_start, h_end) of the last stage and, in a
+ * 2-D tile (w_end != 0), output columns [w_start, w_end): then every tensor with a W axis
+ * gets its column window too. Indices must have been validated. Returns 0, or -1 if the
+ * band table is full. */
 int tigris_bands_compute(const tigris_plan_t *plan, tigris_mem_t *mem, uint16_t first, uint16_t last,
-                         int32_t h_start, int32_t h_end);
+                         int32_t h_start, int32_t h_end, int32_t w_start, int32_t w_end);
+
+/* The same for tile rows [h_start, h_end) of stage `stage` run in reduction tiles: the rows
+ * of input 0 of its accumulating op `reduce_op` (the stage's last op), whose outputs are
+ * whole, and what the stage's earlier ops need for those rows (reduce_op itself is not
+ * propagated: as a window it would ask for its whole input). */
+int tigris_bands_compute_reduce(const tigris_plan_t *plan, tigris_mem_t *mem, uint16_t stage, uint16_t reduce_op,
+                                int32_t h_start, int32_t h_end);
+
+/* Whether an op type accumulates over reduction tiles: it reduces its whole input to one
+ * value per (batch, channel) and can take it band by band. The one list of them (the
+ * loader, the executor and docs/tgrs-format.md follow it). */
+static inline int tigris_band_op_accumulates(uint8_t op_type) {
+    return op_type == TIGRIS_OP_GLOBAL_AVG || op_type == TIGRIS_OP_GLOBAL_MAX;
+}
+
+/* Whether an op type runs on a 2-D tile: its kernel computes a window of rows x columns of
+ * its output from windows of its inputs (the windowed kernels through tigris_view_of_window,
+ * the element-wise ones through tigris_k_nd_of_window). The compiler cuts a stage in 2-D
+ * tiles only if all its ops are of these types (test_runtime_bands.py holds the two lists
+ * together); the loader and the executor refuse a 2-D plan with any other op. */
+static inline int tigris_band_op_tileable_2d(uint8_t op_type) {
+    switch (op_type) {
+    case TIGRIS_OP_CONV: case TIGRIS_OP_DEPTHWISE: case TIGRIS_OP_MAX_POOL: case TIGRIS_OP_AVG_POOL:
+    case TIGRIS_OP_RELU: case TIGRIS_OP_RELU6: case TIGRIS_OP_SIGMOID: case TIGRIS_OP_TANH:
+    case TIGRIS_OP_HARD_SWISH: case TIGRIS_OP_QUANTIZE: case TIGRIS_OP_DEQUANTIZE: case TIGRIS_OP_LEAKY_RELU:
+    case TIGRIS_OP_CLIP: case TIGRIS_OP_ADD: case TIGRIS_OP_SUB: case TIGRIS_OP_MUL: case TIGRIS_OP_DIV:
+    case TIGRIS_OP_PRELU: case TIGRIS_OP_MAX: case TIGRIS_OP_MIN:
+    case TIGRIS_OP_NEG: case TIGRIS_OP_ABS: case TIGRIS_OP_EXP: case TIGRIS_OP_LOG: case TIGRIS_OP_SQRT:
+    case TIGRIS_OP_RECIPROCAL: case TIGRIS_OP_ELU: case TIGRIS_OP_SELU: case TIGRIS_OP_SOFTPLUS:
+    case TIGRIS_OP_SOFTSIGN: case TIGRIS_OP_ERF: case TIGRIS_OP_GELU: case TIGRIS_OP_HARD_SIGMOID:
+    case TIGRIS_OP_SIGN: case TIGRIS_OP_SHRINK: case TIGRIS_OP_POW: case TIGRIS_OP_SILU:
+        return 1;
+    default:
+        return 0;
+    }
+}
 
 /* 0 for ops the compiler never tiles (structural and dense ops, concat along H):
  * a band of their output is not computable from bands of their inputs. */

@@ -154,12 +154,19 @@ static tigris_exec_error_t mem_error(tigris_mem_error_t err) {
     return err == TIGRIS_MEM_ERR_BAD_RANGE ? TIGRIS_EXEC_ERR_TILE : TIGRIS_EXEC_ERR_MEM;
 }
 
-/* Bytes of a band of rows [h0, h1) of tensor t (its whole size if it has no rows to cut). */
-static uint32_t band_bytes(const tigris_plan_t *plan, uint16_t t, int32_t h0, int32_t h1) {
+/* Bytes of tensor t's band b: its rows (every row if it has none to cut) x its columns (every
+ * column outside 2-D tiles); the whole size for a band outside the tensor. */
+static uint32_t band_bytes(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t t, const tigris_band_t *b) {
     const tigris_tensor_t *tt = &plan->tensors[t];
-    int32_t rows = tigris_tensor_rows(plan, tt);
-    if (tt->ndim < 3 || rows <= 1 || h0 < 0 || h1 > rows || h1 <= h0) return tt->size;
-    return (uint32_t)tigris_tensor_shape(plan, tt)[0] * (uint32_t)(h1 - h0) * tigris_tensor_row_bytes(plan, tt);
+    int32_t rows = tigris_tensor_rows(plan, tt), h0 = b->h_start, h1 = b->h_end, w0, w1;
+    uint32_t bytes;
+    if (tt->ndim < 3 || rows <= 1) {
+        h0 = 0;
+        h1 = 1;
+    }
+    tigris_mem_cols(mem, plan, t, &w0, &w1);
+    bytes = tigris_mem_window_bytes(plan, t, h0, h1, w0, w1);
+    return bytes != 0 ? bytes : tt->size;
 }
 
 /* Run op `pos` of stage k, in the stage group first..last whose last stage's
@@ -187,7 +194,7 @@ static tigris_exec_error_t run_op(run_t *r, uint16_t first, uint16_t last, uint1
     for (j = 0; j < op->num_outputs; j++) {
         uint16_t o = outs[j];
         const tigris_band_t *b = banded ? tigris_band_find(mem, o) : NULL;
-        uint32_t size = b != NULL ? band_bytes(plan, o, b->h_start, b->h_end) : plan->tensors[o].size;
+        uint32_t size = b != NULL ? band_bytes(plan, mem, o, b) : plan->tensors[o].size;
         uint32_t refs = uses_after(r, first, last, k, pos, o) + 1u; /* + 1: held while the op runs */
         tigris_mem_error_t err;
         r->st.error_tensor = o;
@@ -289,6 +296,47 @@ static tigris_exec_error_t run_normal(run_t *r, uint16_t s) {
     return err;
 }
 
+/* Reduction tiles (docs/tgrs-format.md): a lone stage whose last op accumulates, the tile
+ * rows being the rows of that op's input 0, every stage output written by it, and an
+ * accumulator within the peak; without reduce_op, no accumulator. */
+static int reduction_ok(const tigris_plan_t *plan, uint16_t s, const tigris_tile_plan_t *tp) {
+    const tigris_stage_t *st = &plan->stages[s];
+    const tigris_op_t *op;
+    uint16_t i;
+    if (tp->reduce_op == TIGRIS_NONE16) return tp->acc_bytes == 0;
+    /* the stage's ops were validated (stage_ok): equal to the last, reduce_op is an op index */
+    if (tp->chain >= 0 || st->num_ops == 0 || tigris_stage_ops(plan, st)[st->num_ops - 1u] != tp->reduce_op) return 0;
+    op = &plan->ops[tp->reduce_op];
+    if (!tigris_band_op_accumulates(op->op_type) || op->num_inputs == 0) return 0;
+    if (tp->acc_bytes == 0 || tp->acc_bytes > tp->peak) return 0;
+    if (tigris_tensor_rows(plan, &plan->tensors[tigris_op_inputs(plan, op)[0]]) != (int32_t)tp->out_h) return 0;
+    for (i = 0; i < st->num_outputs; i++) {
+        if (!listed(tigris_op_outputs(plan, op), op->num_outputs, tigris_stage_outputs(plan, st)[i])) return 0;
+    }
+    return 1;
+}
+
+/* Whether num tiles of `size` cover `total` exactly: every index once, no tile empty. */
+static int covers(uint32_t size, uint32_t num, uint32_t total) {
+    return size != 0 && num != 0 && total != 0 && total <= (uint32_t)INT32_MAX &&
+           (uint64_t)(num - 1u) * size < total && (uint64_t)num * size >= total;
+}
+
+/* 2-D tiles (docs/tgrs-format.md, "2-D tiles"): a lone stage (no chain, no reduction) whose
+ * column tiles cover its out_w columns; without tile_w, the W fields are 1, 0, 0. The ops and
+ * outputs are checked with the rest of the stage (check_tiles). */
+static int cols_ok(const tigris_tile_plan_t *tp) {
+    if (tp->tile_w == 0) return tp->num_tiles_w == 1 && tp->halo_w == 0 && tp->out_w == 0;
+    return tp->chain < 0 && tp->reduce_op == TIGRIS_NONE16 && covers(tp->tile_w, tp->num_tiles_w, tp->out_w);
+}
+
+/* An output of a tiled stage: rank 3+ with out_h rows; in 2-D tiles rank 4 with out_w columns. */
+static int tiled_output_ok(const tigris_plan_t *plan, const tigris_tile_plan_t *tp, uint16_t t) {
+    const tigris_tensor_t *tt = &plan->tensors[t];
+    if (tt->ndim < 3 || tigris_tensor_rows(plan, tt) != (int32_t)tp->out_h) return 0;
+    return tp->tile_w == 0 || (tt->ndim == 4 && tigris_tensor_shape(plan, tt)[3] == (int32_t)tp->out_w);
+}
+
 /* The checks a tiled stage or chain must pass before its first tile. */
 static tigris_exec_error_t check_tiles(const run_t *r, uint16_t first, uint16_t last, const tigris_tile_plan_t *tp) {
     const tigris_plan_t *plan = r->plan;
@@ -298,20 +346,20 @@ static tigris_exec_error_t check_tiles(const run_t *r, uint16_t first, uint16_t 
     uint32_t avail = mem->fast_size > lo ? mem->fast_size - lo : 0;
     uint16_t s, i, j;
     if (tp->peak > avail) return TIGRIS_EXEC_ERR_TILE;
-    /* the tiles cover the output rows exactly: every row is written once */
-    if (tp->tile_h == 0 || tp->num_tiles == 0 || tp->out_h == 0 || tp->out_h > (uint32_t)INT32_MAX ||
-        (uint64_t)(tp->num_tiles - 1u) * tp->tile_h >= tp->out_h || (uint64_t)tp->num_tiles * tp->tile_h < tp->out_h ||
-        lst->num_outputs == 0)
+    /* the tiles cover the rows (and columns) exactly: every pixel is written (reduction: read) once */
+    if (!covers(tp->tile_h, tp->num_tiles, tp->out_h) || lst->num_outputs == 0 || !reduction_ok(plan, last, tp) ||
+        !cols_ok(tp))
         return TIGRIS_EXEC_ERR_TILE;
-    for (i = 0; i < lst->num_outputs; i++) {
-        const tigris_tensor_t *t = &plan->tensors[tigris_stage_outputs(plan, lst)[i]];
-        if (t->ndim < 3 || tigris_tensor_rows(plan, t) != (int32_t)tp->out_h) return TIGRIS_EXEC_ERR_TILE;
+    for (i = 0; tp->reduce_op == TIGRIS_NONE16 && i < lst->num_outputs; i++) {
+        if (!tiled_output_ok(plan, tp, tigris_stage_outputs(plan, lst)[i])) return TIGRIS_EXEC_ERR_TILE;
     }
     for (s = first; s <= last; s++) {
         const tigris_stage_t *st = &plan->stages[s];
         const uint16_t *ops = tigris_stage_ops(plan, st);
         for (i = 0; i < st->num_ops; i++) {
-            if (!tigris_band_op_tileable(plan, &plan->ops[ops[i]])) return TIGRIS_EXEC_ERR_TILE;
+            const tigris_op_t *op = &plan->ops[ops[i]];
+            if (!tigris_band_op_tileable(plan, op) || (tp->tile_w != 0 && !tigris_band_op_tileable_2d(op->op_type)))
+                return TIGRIS_EXEC_ERR_TILE;
         }
         /* a chain: only the first stage reads slow memory, only the last writes it */
         for (i = 0; s > first && i < st->num_inputs; i++) {
@@ -332,27 +380,82 @@ static tigris_exec_error_t check_tiles(const run_t *r, uint16_t first, uint16_t 
     return TIGRIS_EXEC_OK;
 }
 
-/* One tile of stages first..last: output rows [h0, h1) of the last stage. */
-static tigris_exec_error_t run_tile(run_t *r, uint16_t first, uint16_t last, int32_t h0, int32_t h1) {
+/* Spill the stage's outputs whole: after the last tile of a reduction stage, whose
+ * accumulating op has written them then (earlier tiles only accumulate). */
+static tigris_exec_error_t spill_whole(run_t *r, const tigris_stage_t *st) {
+    const tigris_plan_t *plan = r->plan;
+    uint16_t i;
+    for (i = 0; i < st->num_outputs; i++) {
+        uint16_t t = tigris_stage_outputs(plan, st)[i];
+        tigris_mem_error_t e = tigris_mem_spill(r->mem, t, plan->tensors[t].size);
+        if (e != TIGRIS_MEM_OK) {
+            r->st.error_tensor = t;
+            return mem_error(e);
+        }
+    }
+    return TIGRIS_EXEC_OK;
+}
+
+/* A tile: output rows [h0, h1) and, in 2-D tiles, output columns [w0, w1) (w1 0: full width). */
+typedef struct {
+    int32_t h0, h1, w0, w1;
+} tile_t;
+
+/* Load the band of first-stage input t the tile reads: its window (2-D tiles), its rows, or the
+ * whole tensor if it has no rows to cut. */
+static tigris_mem_error_t load_band(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t t, tigris_band_t *b) {
+    const tigris_tensor_t *tt = &plan->tensors[t];
+    tigris_mem_error_t e;
+    void *src;
+    if (b->w_end != 0) return tigris_mem_load_window(mem, plan, t, b->h_start, b->h_end, b->w_start, b->w_end);
+    if (tt->ndim >= 3 && tigris_tensor_rows(plan, tt) > 1)
+        return tigris_mem_load_tile(mem, plan, t, b->h_start, b->h_end);
+    src = mem->tensor_ptrs[t];
+    e = tigris_mem_load(mem, t, tt->size); /* one row: the whole tensor */
+    if (e == TIGRIS_MEM_OK && src != mem->tensor_ptrs[t]) b->slow_ptr = src; /* restored after the tile */
+    return e;
+}
+
+/* Write the tile's rectangle of each output of the last stage into its full slow copy. */
+static tigris_exec_error_t spill_tile_outputs(run_t *r, const tigris_stage_t *lst, const tile_t *tile) {
+    const tigris_plan_t *plan = r->plan;
+    tigris_mem_t *mem = r->mem;
+    uint16_t i;
+    for (i = 0; i < lst->num_outputs; i++) {
+        uint16_t t = tigris_stage_outputs(plan, lst)[i];
+        void *full = tigris_mem_slow_ptr(mem, t);
+        tigris_mem_error_t e = TIGRIS_MEM_ERR_NOT_SET;
+        if (full != NULL && tile->w1 != 0)
+            e = tigris_mem_spill_window(mem, plan, t, full, tile->h0, tile->h1, tile->w0, tile->w1);
+        else if (full != NULL)
+            e = tigris_mem_spill_tile(mem, plan, t, full, tile->h0, tile->h1);
+        if (e != TIGRIS_MEM_OK) {
+            r->st.error_tensor = t;
+            return mem_error(e);
+        }
+    }
+    return TIGRIS_EXEC_OK;
+}
+
+/* One tile of stages first..last: output rows [h0, h1) (and columns [w0, w1)) of the last
+ * stage (reduction tiles: rows [h0, h1) of the accumulating op's input). */
+static tigris_exec_error_t run_tile(run_t *r, uint16_t first, uint16_t last, const tigris_tile_plan_t *tp,
+                                    const tile_t *tile) {
     const tigris_plan_t *plan = r->plan;
     tigris_mem_t *mem = r->mem;
     const tigris_stage_t *fst = &plan->stages[first], *lst = &plan->stages[last];
+    const int reduce = tp->reduce_op != TIGRIS_NONE16;
     tigris_exec_error_t err = TIGRIS_EXEC_OK;
     uint16_t i, s;
-    if (tigris_bands_compute(plan, mem, first, last, h0, h1) != 0) return TIGRIS_EXEC_ERR_TILE;
+    if ((reduce ? tigris_bands_compute_reduce(plan, mem, last, tp->reduce_op, tile->h0, tile->h1)
+                : tigris_bands_compute(plan, mem, first, last, tile->h0, tile->h1, tile->w0, tile->w1)) != 0)
+        return TIGRIS_EXEC_ERR_TILE;
     for (i = 0; i < fst->num_inputs; i++) {
         uint16_t t = tigris_stage_inputs(plan, fst)[i];
         tigris_band_t *b = tigris_band_find(mem, t);
-        const tigris_tensor_t *tt = &plan->tensors[t];
         tigris_mem_error_t e;
         if (b == NULL) continue; /* no op of this tile reads it */
-        if (tt->ndim < 3 || tigris_tensor_rows(plan, tt) <= 1) {
-            void *src = mem->tensor_ptrs[t];
-            e = tigris_mem_load(mem, t, tt->size); /* one row: the whole tensor */
-            if (e == TIGRIS_MEM_OK && src != mem->tensor_ptrs[t]) b->slow_ptr = src; /* restored after the tile */
-        } else {
-            e = tigris_mem_load_tile(mem, plan, t, b->h_start, b->h_end);
-        }
+        e = load_band(mem, plan, t, b);
         if (e == TIGRIS_MEM_OK) e = tigris_mem_set_refs(mem, t, refs_of(uses_after(r, first, last, first, -1, t)));
         if (e != TIGRIS_MEM_OK) {
             r->st.error_tensor = t;
@@ -364,16 +467,9 @@ static tigris_exec_error_t run_tile(run_t *r, uint16_t first, uint16_t last, int
         err = ensure_block(r, st);
         for (i = 0; err == TIGRIS_EXEC_OK && i < st->num_ops; i++) err = run_op(r, first, last, s, i, 1);
     }
-    for (i = 0; err == TIGRIS_EXEC_OK && i < lst->num_outputs; i++) {
-        uint16_t t = tigris_stage_outputs(plan, lst)[i];
-        void *full = tigris_mem_slow_ptr(mem, t);
-        tigris_mem_error_t e = full == NULL ? TIGRIS_MEM_ERR_NOT_SET : tigris_mem_spill_tile(mem, plan, t, full, h0, h1);
-        if (e != TIGRIS_MEM_OK) {
-            r->st.error_tensor = t;
-            err = mem_error(e);
-        }
-    }
-    return err;
+    if (err != TIGRIS_EXEC_OK) return err;
+    if (reduce) return (uint32_t)tile->h1 == tp->out_h ? spill_whole(r, lst) : err;
+    return spill_tile_outputs(r, lst, tile);
 }
 
 /* Whether an op of stages first..last writes tensor t. */
@@ -389,14 +485,26 @@ static int produced_in(const tigris_plan_t *plan, uint16_t first, uint16_t last,
     return 0;
 }
 
-/* A spatially tiled stage (first == last) or a chain of stages sharing a tile plan. */
+/* Band k of `size` indices out of `total`: [k * size, min((k + 1) * size, total)) (check_tiles
+ * made every band of the plan non-empty: covers). */
+static void band_of(uint64_t k, uint32_t size, uint32_t total, int32_t *lo, int32_t *hi) {
+    uint64_t start = k * size, end = start + size;
+    *lo = (int32_t)start;
+    *hi = (int32_t)(end < total ? end : total);
+}
+
+/* A spatially tiled stage (first == last) or a chain of stages sharing a tile plan. 2-D tiles
+ * run in row-major order: row band i, then its column bands 0..num_tiles_w - 1 (tile index
+ * i * num_tiles_w + j). */
 static tigris_exec_error_t run_tiled(run_t *r, uint16_t first, uint16_t last, int chain) {
     const tigris_plan_t *plan = r->plan;
     tigris_mem_t *mem = r->mem;
     const tigris_tile_plan_t *tp = &plan->tile_plans[plan->stages[first].tile_plan];
     const tigris_stage_t *lst = &plan->stages[last];
+    const uint32_t per_row = tp->tile_w != 0 ? tp->num_tiles_w : 1u;
+    const uint64_t count = (uint64_t)tp->num_tiles * per_row;
     tigris_exec_error_t err;
-    uint32_t tile;
+    uint64_t k;
     uint16_t i;
     r->stage = first;
     err = check_tiles(r, first, last, tp);
@@ -411,22 +519,27 @@ static tigris_exec_error_t run_tiled(run_t *r, uint16_t first, uint16_t last, in
         else if (tigris_mem_alloc_slow(mem, t, plan->tensors[t].size) != TIGRIS_MEM_OK) err = TIGRIS_EXEC_ERR_MEM;
         else r->st.error_tensor = TIGRIS_NONE16;
     }
-    for (tile = 0; err == TIGRIS_EXEC_OK && tile < tp->num_tiles; tile++) {
-        uint64_t h0 = (uint64_t)tile * tp->tile_h, h1 = h0 + tp->tile_h;
-        if (h0 >= tp->out_h) {
-            err = TIGRIS_EXEC_ERR_TILE;
-            break;
-        }
-        if (h1 > tp->out_h) h1 = tp->out_h;
+    /* Reduction tiles: the accumulator stays at the arena bottom across the tiles (the peak
+     * counts it, so it fits whenever the peak does) */
+    if (err == TIGRIS_EXEC_OK && tp->reduce_op != TIGRIS_NONE16) {
+        if (tigris_mem_set_acc(mem, tp->acc_bytes) != TIGRIS_MEM_OK) err = TIGRIS_EXEC_ERR_TILE;
+        mem->tile.reduce_op = tp->reduce_op;
+    }
+    for (k = 0; err == TIGRIS_EXEC_OK && k < count; k++) {
+        tile_t tile = {0, 0, 0, 0};
+        band_of(k / per_row, tp->tile_h, tp->out_h, &tile.h0, &tile.h1);
+        if (tp->tile_w != 0) band_of(k % per_row, tp->tile_w, tp->out_w, &tile.w0, &tile.w1);
         mem->tile.active = 1;
-        mem->tile.tile_index = tile;
-        err = run_tile(r, first, last, (int32_t)h0, (int32_t)h1);
+        mem->tile.tile_index = (uint32_t)k; /* < out_h * out_w, a product of a tensor's dims */
+        err = run_tile(r, first, last, tp, &tile);
         finish(r);
     }
+    mem->tile.reduce_op = TIGRIS_NONE16;
+    (void)tigris_mem_set_acc(mem, 0); /* nothing is allocated after finish: the release cannot fail */
     if (err != TIGRIS_EXEC_OK) return err;
     if (chain) r->st.stages_chain = (uint16_t)(r->st.stages_chain + (last - first + 1u));
     else r->st.stages_tiled++;
-    r->st.total_tiles = (uint16_t)(tp->num_tiles > 0xFFFFu - r->st.total_tiles ? 0xFFFFu : r->st.total_tiles + tp->num_tiles);
+    r->st.total_tiles = (uint16_t)(count > 0xFFFFu - r->st.total_tiles ? 0xFFFFu : r->st.total_tiles + count);
     return TIGRIS_EXEC_OK;
 }
 
@@ -523,6 +636,8 @@ tigris_exec_error_t tigris_run(const tigris_plan_t *plan, tigris_mem_t *mem, tig
     if (err == TIGRIS_EXEC_OK) {
         tigris_mem_reset_fast(mem);
         mem->tile.active = 0;
+        mem->tile.reduce_op = TIGRIS_NONE16;
+        (void)tigris_mem_set_acc(mem, 0); /* nothing allocated: cannot fail */
         if (tigris_mem_set_reserved(mem, plan->header->fast_reserved) != TIGRIS_MEM_OK) err = TIGRIS_EXEC_ERR_WEIGHTS;
     }
     if (err == TIGRIS_EXEC_OK) err = bind_constants(plan, mem);

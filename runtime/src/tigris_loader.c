@@ -24,6 +24,7 @@
  */
 #include <string.h>
 
+#include "tigris_bands.h" /* tigris_band_op_accumulates, tigris_band_op_tileable_2d: op types by tiling */
 #include "tigris_loader.h"
 
 /* Internal to the runtime (tigris_lz4.c): bytes the LZ4 stream decodes to with at most
@@ -122,6 +123,14 @@ static int indices_ok(const ctx_t *c, uint32_t off, uint32_t n, uint32_t limit) 
     for (i = 0; i < n; i++)
         if (c->p->index_pool[off + i] >= limit) return 0;
     return 1;
+}
+
+/* Whether the n index-pool entries at off (a checked range) include `value`. */
+static int pool_lists(const ctx_t *c, uint32_t off, uint32_t n, uint16_t value) {
+    uint32_t i;
+    for (i = 0; i < n; i++)
+        if (c->p->index_pool[off + i] == value) return 1;
+    return 0;
 }
 
 static int is_constant(const ctx_t *c, uint16_t t) {
@@ -515,12 +524,9 @@ static int known_op_type(uint8_t type) {
 
 /* A weight/bias role: none, or a constant among the op's inputs. */
 static int role_ok(const ctx_t *c, const tigris_op_t *op, uint16_t t) {
-    uint32_t k;
     if (t == TIGRIS_NONE16) return 1;
     if (t >= c->h->num_tensors || !is_constant(c, t)) return 0;
-    for (k = 0; k < op->num_inputs; k++)
-        if (c->p->index_pool[op->inputs + k] == t) return 1;
-    return 0;
+    return pool_lists(c, op->inputs, op->num_inputs, t);
 }
 
 static int op_ok(const ctx_t *c, const tigris_op_t *op) {
@@ -566,15 +572,64 @@ static int op_ok(const ctx_t *c, const tigris_op_t *op) {
     return 1;
 }
 
+/* Reduction tiles: the accumulating op exists and accumulates (tigris_band_op_accumulates),
+ * runs a lone stage (no chain) and keeps a non-empty accumulator the peak includes; a plan
+ * without reduce_op keeps none. */
+static int reduction_plan_ok(const ctx_t *c, const tigris_tile_plan_t *t) {
+    if (t->reduce_op == TIGRIS_NONE16) return t->acc_bytes == 0;
+    if (t->reduce_op >= c->h->num_ops || !tigris_band_op_accumulates(c->p->ops[t->reduce_op].op_type)) return 0;
+    return t->chain == -1 && t->acc_bytes > 0 && t->acc_bytes <= t->peak;
+}
+
+/* num tiles of `size` (both >= 1) cover `total` exactly: (num - 1) * size < total <= num * size. */
+static int tiles_cover(uint32_t size, uint32_t num, uint32_t total) {
+    return size >= 1 && num >= 1 && (uint64_t)(num - 1) * size < total && (uint64_t)total <= (uint64_t)num * size;
+}
+
+/* 2-D tiles (tile_w > 0) run a lone stage of output tiles (no chain, no reduction), their
+ * column tiles covering out_w; full-width plans keep the W fields at 1, 0, 0. */
+static int cols_plan_ok(const tigris_tile_plan_t *t) {
+    if (t->tile_w == 0) return t->num_tiles_w == 1 && t->halo_w == 0 && t->out_w == 0;
+    return t->chain == -1 && t->reduce_op == TIGRIS_NONE16 && tiles_cover(t->tile_w, t->num_tiles_w, t->out_w);
+}
+
 static int tile_plans_ok(const ctx_t *c) {
     uint32_t i, n = c->h->num_tile_plans;
     for (i = 0; i < n; i++) {
         const tigris_tile_plan_t *t = &c->p->tile_plans[i];
-        if (t->tile_h < 1 || t->num_tiles < 1) return 0;
-        if (!((uint64_t)(t->num_tiles - 1) * t->tile_h < t->out_h &&
-              (uint64_t)t->out_h <= (uint64_t)t->num_tiles * t->tile_h))
-            return 0;
+        if (t->reserved != 0 || !tiles_cover(t->tile_h, t->num_tiles, t->out_h)) return 0;
         if (t->chain < -1 || (t->chain >= 0 && (uint32_t)t->chain >= n)) return 0;
+        if (!reduction_plan_ok(c, t) || !cols_plan_ok(t)) return 0;
+    }
+    return 1;
+}
+
+/* A stage run in reduction tiles (tile plan t, checked by tile_plans_ok): its last op is the
+ * accumulating op, whose input 0 has out_h rows (the tiles cut them), and that op writes every
+ * output of the stage (spilled whole after the last tile). */
+static int reduction_stage_ok(const ctx_t *c, const tigris_stage_t *st, const tigris_tile_plan_t *t) {
+    const tigris_op_t *op = &c->p->ops[t->reduce_op];
+    uint32_t k;
+    int32_t rows;
+    if (st->num_ops == 0 || c->p->index_pool[st->ops + st->num_ops - 1u] != t->reduce_op) return 0;
+    rows = tigris_tensor_rows(c->p, &c->p->tensors[c->p->index_pool[op->inputs]]); /* op_ok: >= 1 input */
+    if ((uint32_t)rows != t->out_h) return 0;
+    for (k = 0; k < st->num_outputs; k++)
+        if (!pool_lists(c, op->outputs, op->num_outputs, c->p->index_pool[st->outputs + k])) return 0;
+    return 1;
+}
+
+/* A stage in 2-D tiles (tile plan t with tile_w > 0, checked by tile_plans_ok): every op runs
+ * on windows (tigris_band_op_tileable_2d) and every output is a rank-4 map of out_h rows and
+ * out_w columns (model order [N, C, H, W]). */
+static int stage_2d_ok(const ctx_t *c, const tigris_stage_t *st, const tigris_tile_plan_t *t) {
+    uint32_t k;
+    for (k = 0; k < st->num_ops; k++)
+        if (!tigris_band_op_tileable_2d(c->p->ops[c->p->index_pool[st->ops + k]].op_type)) return 0;
+    for (k = 0; k < st->num_outputs; k++) {
+        const tigris_tensor_t *o = &c->p->tensors[c->p->index_pool[st->outputs + k]];
+        const int32_t *shape = tigris_tensor_shape(c->p, o); /* tensor_ok: inside the pool */
+        if (o->ndim != 4 || (uint32_t)shape[2] != t->out_h || (uint32_t)shape[3] != t->out_w) return 0;
     }
     return 1;
 }
@@ -592,6 +647,12 @@ static int stage_ok(const ctx_t *c, const tigris_stage_t *st) {
     for (k = 0; k < st->num_outputs; k++)
         if (is_constant(c, c->p->index_pool[st->outputs + k])) return 0;
     if (st->tile_plan != TIGRIS_NONE16 && st->tile_plan >= h->num_tile_plans) return 0;
+    if (st->tile_plan != TIGRIS_NONE16 && c->p->tile_plans[st->tile_plan].reduce_op != TIGRIS_NONE16 &&
+        !reduction_stage_ok(c, st, &c->p->tile_plans[st->tile_plan]))
+        return 0;
+    if (st->tile_plan != TIGRIS_NONE16 && c->p->tile_plans[st->tile_plan].tile_w != 0 &&
+        !stage_2d_ok(c, st, &c->p->tile_plans[st->tile_plan]))
+        return 0;
     if (st->weight_block != TIGRIS_NONE16 && st->weight_block >= h->num_weight_blocks) return 0;
     if (!staged) return 1;
     /* LZ4: every block weight an op of the stage reads is in the stage's block */

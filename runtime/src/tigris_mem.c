@@ -53,6 +53,13 @@ static uint32_t reserved_end(const tigris_mem_t *mem) {
     return ok ? end : UINT32_MAX;
 }
 
+/* Where fast allocations start: after the reserved prefix and the accumulator. */
+static uint32_t fast_bottom(const tigris_mem_t *mem) {
+    int ok;
+    uint32_t end = reserved_end(mem), acc = padded(mem->tile.acc_bytes, &ok);
+    return ok && acc <= UINT32_MAX - end ? end + acc : UINT32_MAX;
+}
+
 static void note_fast_peak(tigris_mem_t *mem) {
     if (mem->fast_used > mem->counters.fast_peak) mem->counters.fast_peak = mem->fast_used;
 }
@@ -102,6 +109,7 @@ tigris_mem_error_t tigris_mem_init(tigris_mem_t *mem, void **tensor_ptrs, uint16
     mem->fast_base = align_buffer(fast_buf, &mem->fast_size);
     mem->slow_size = slow_size;
     mem->slow_base = align_buffer(slow_buf, &mem->slow_size);
+    mem->tile.reduce_op = TIGRIS_NONE16;
     return TIGRIS_MEM_OK;
 }
 
@@ -263,34 +271,104 @@ tigris_mem_error_t tigris_mem_spill(tigris_mem_t *mem, uint16_t tensor_idx, uint
     return TIGRIS_MEM_OK;
 }
 
-/* Batch, rows and bytes per row of an activation as banded by load_tile/spill_tile. */
-static tigris_mem_error_t geometry(const tigris_plan_t *plan, uint16_t tensor_idx, uint32_t *n, int32_t *rows,
-                                   uint32_t *row_bytes) {
+/* The width a kernel view gives the tensor: the product of its dims after H (rank >= 3), else
+ * 1; 0 if the shape lies outside the pool or the product leaves int32. */
+static int32_t view_width(const tigris_plan_t *plan, const tigris_tensor_t *t) {
+    const int32_t *shape;
+    int64_t w = 1;
+    uint8_t a;
+    if (t->ndim < 3) return 1;
+    if (plan->shape_pool_len != 0 && (t->shape > plan->shape_pool_len || t->ndim > plan->shape_pool_len - t->shape))
+        return 0;
+    shape = tigris_tensor_shape(plan, t);
+    for (a = 3; a < t->ndim; a++) {
+        w *= shape[a];
+        if (w < 0 || w > INT32_MAX) return 0;
+    }
+    return (int32_t)w;
+}
+
+/* How load/spill cut an activation: n batch items of `rows` rows of `width` columns of `pix`
+ * bytes each (rank <= 2: one row of one column, the whole tensor). */
+typedef struct {
+    uint32_t n;
+    int32_t rows;
+    int32_t width;
+    uint32_t pix;
+} geom_t;
+
+static tigris_mem_error_t geometry(const tigris_plan_t *plan, uint16_t tensor_idx, geom_t *g) {
     const tigris_tensor_t *t;
     const int32_t *shape;
+    uint32_t row_bytes;
     if (plan->header == NULL || plan->tensors == NULL || plan->shape_pool == NULL) return TIGRIS_MEM_ERR_NULL;
     if (tensor_idx >= plan->header->num_tensors) return TIGRIS_MEM_ERR_BAD_INDEX;
     t = &plan->tensors[tensor_idx];
     if (t->ndim < 3) {
-        *n = 1;
-        *rows = 1;
-        *row_bytes = t->size;
+        g->n = 1;
+        g->rows = 1;
+        g->width = 1;
+        g->pix = t->size;
         return TIGRIS_MEM_OK;
     }
     if (plan->shape_pool_len != 0 && (t->shape > plan->shape_pool_len || t->ndim > plan->shape_pool_len - t->shape))
         return TIGRIS_MEM_ERR_BAD_RANGE;
     shape = tigris_tensor_shape(plan, t);
     if (shape[0] <= 0 || shape[2] <= 0) return TIGRIS_MEM_ERR_BAD_RANGE;
-    *n = (uint32_t)shape[0];
-    *rows = shape[2];
-    *row_bytes = tigris_tensor_row_bytes(plan, t);
-    if ((uint64_t)*n * (uint64_t)(uint32_t)*rows * (uint64_t)*row_bytes > (uint64_t)t->size)
+    g->n = (uint32_t)shape[0];
+    g->rows = shape[2];
+    g->width = view_width(plan, t);
+    row_bytes = tigris_tensor_row_bytes(plan, t);
+    if (g->width <= 0 || row_bytes % (uint32_t)g->width != 0) return TIGRIS_MEM_ERR_BAD_RANGE;
+    g->pix = row_bytes / (uint32_t)g->width;
+    if ((uint64_t)g->n * (uint64_t)(uint32_t)g->rows * (uint64_t)row_bytes > (uint64_t)t->size)
         return TIGRIS_MEM_ERR_BAD_RANGE;
     return TIGRIS_MEM_OK;
 }
 
+/* Bytes of rows x cols of every batch item (fits uint32: at most the tensor's size). */
+static uint32_t window_size(const geom_t *g, int32_t rows, int32_t cols) {
+    return g->n * (uint32_t)rows * (uint32_t)cols * g->pix;
+}
+
+/* Rows [h0, h1) x columns [w0, w1) inside the tensor and not empty. */
+static int window_ok(const geom_t *g, int32_t h0, int32_t h1, int32_t w0, int32_t w1) {
+    return h0 >= 0 && h0 < h1 && h1 <= g->rows && w0 >= 0 && w0 < w1 && w1 <= g->width;
+}
+
+/* Where a rectangle of a tensor is held: its first row and column and its extent, each row
+ * `cols` pixels long, batch items one after the other ([n][rows][cols][pixel]). */
+typedef struct {
+    uint8_t *data;
+    int32_t r0, c0, rows, cols;
+} frame_t;
+
+/* Index of pixel (batch item k, row r, column c) in a frame that holds it. */
+static size_t frame_pixel(const frame_t *f, uint32_t k, int32_t r, int32_t c) {
+    return ((size_t)k * (size_t)f->rows + (size_t)(r - f->r0)) * (size_t)f->cols + (size_t)(c - f->c0);
+}
+
+/* Copy rows [h0, h1) x columns [w0, w1) of every batch item from src to dst, both holding
+ * them; a row at a time, or a batch item at a time where both frames are whole-width. */
+static void copy_window(const geom_t *g, const frame_t *dst, const frame_t *src, int32_t h0, int32_t h1, int32_t w0,
+                        int32_t w1) {
+    const size_t pix = g->pix, run = (size_t)(w1 - w0) * pix;
+    const int rowwise = dst->cols != w1 - w0 || src->cols != w1 - w0;
+    uint32_t k;
+    int32_t r;
+    if (run == 0) return;
+    for (k = 0; k < g->n; k++) {
+        for (r = h0; r < h1; r += rowwise ? 1 : h1 - h0) {
+            memmove(dst->data + frame_pixel(dst, k, r, w0) * pix, src->data + frame_pixel(src, k, r, w0) * pix,
+                    rowwise ? run : run * (size_t)(h1 - h0));
+        }
+    }
+}
+
+/* Record tensor_idx as held rows [h_start, h_end) x columns [w_start, w_end) (w_end 0: whole
+ * rows), replacing its band if it has one. */
 static tigris_mem_error_t put_band(tigris_mem_t *mem, uint16_t tensor_idx, int32_t h_start, int32_t h_end,
-                                   void *slow_ptr) {
+                                   int32_t w_start, int32_t w_end, void *slow_ptr) {
     int i = find_band(mem, tensor_idx);
     tigris_band_t *b;
     if (i < 0) {
@@ -303,66 +381,90 @@ static tigris_mem_error_t put_band(tigris_mem_t *mem, uint16_t tensor_idx, int32
     b->h_start = h_start;
     b->h_end = h_end;
     b->slow_ptr = slow_ptr;
+    b->w_start = w_end != 0 ? w_start : 0;
+    b->w_end = w_end;
     return TIGRIS_MEM_OK;
 }
 
-tigris_mem_error_t tigris_mem_load_tile(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
-                                        int32_t h_start, int32_t h_end) {
+/* load_window, and load_tile with `window` 0: every column, recorded as whole rows. */
+static tigris_mem_error_t load_rect(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx, int32_t h0,
+                                    int32_t h1, int32_t w0, int32_t w1, int window) {
     const uint8_t *src;
-    uint8_t *dst;
-    uint32_t n, row_bytes, k, band_rows, bytes;
-    int32_t rows;
+    geom_t g;
+    frame_t from, to;
+    uint32_t bytes;
     tigris_mem_error_t err;
     if (mem == NULL || mem->tensor_ptrs == NULL || plan == NULL) return TIGRIS_MEM_ERR_NULL;
     if (tensor_idx >= mem->num_tensors) return TIGRIS_MEM_ERR_BAD_INDEX;
-    err = geometry(plan, tensor_idx, &n, &rows, &row_bytes);
+    err = geometry(plan, tensor_idx, &g);
     if (err != TIGRIS_MEM_OK) return err;
-    if (h_start < 0 || h_end > rows || h_start >= h_end) return TIGRIS_MEM_ERR_BAD_RANGE;
+    if (!window) w1 = g.width;
+    if (!window_ok(&g, h0, h1, w0, w1)) return TIGRIS_MEM_ERR_BAD_RANGE;
     src = (const uint8_t *)mem->tensor_ptrs[tensor_idx];
     if (src == NULL) return TIGRIS_MEM_ERR_NOT_SET;
     if (in_fast(mem, src)) return TIGRIS_MEM_ERR_BAD_RANGE; /* the source must be the full tensor */
     if (find_band(mem, tensor_idx) < 0 && mem->tile.num_bands >= TIGRIS_MAX_BANDS) return TIGRIS_MEM_ERR_BAD_RANGE;
-    band_rows = (uint32_t)(h_end - h_start);
-    bytes = n * band_rows * row_bytes; /* <= the tensor's size (geometry) */
+    bytes = window_size(&g, h1 - h0, w1 - w0);
     err = alloc_from(mem, tensor_idx, bytes, &src);
     if (err != TIGRIS_MEM_OK) return err;
-    dst = (uint8_t *)mem->tensor_ptrs[tensor_idx];
-    for (k = 0; k < n && bytes > 0; k++) {
-        memmove(dst + (size_t)k * band_rows * row_bytes,
-                src + ((size_t)k * (uint32_t)rows + (uint32_t)h_start) * row_bytes, (size_t)band_rows * row_bytes);
-    }
+    from.data = (uint8_t *)(uintptr_t)src;
+    from.r0 = from.c0 = 0;
+    from.rows = g.rows;
+    from.cols = g.width;
+    to.data = (uint8_t *)mem->tensor_ptrs[tensor_idx];
+    to.r0 = h0;
+    to.c0 = w0;
+    to.rows = h1 - h0;
+    to.cols = w1 - w0;
+    copy_window(&g, &to, &from, h0, h1, w0, w1);
     mem->counters.loads_bytes += bytes;
-    return put_band(mem, tensor_idx, h_start, h_end, (void *)(uintptr_t)src);
+    return put_band(mem, tensor_idx, h0, h1, w0, window ? w1 : 0, (void *)(uintptr_t)src);
 }
 
-tigris_mem_error_t tigris_mem_spill_tile(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
-                                         void *slow_base, int32_t h_start, int32_t h_end) {
-    const uint8_t *src;
-    uint8_t *dst = (uint8_t *)slow_base;
-    uint32_t n, row_bytes, k, count;
-    int32_t rows, b0, b1;
+tigris_mem_error_t tigris_mem_load_tile(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
+                                        int32_t h_start, int32_t h_end) {
+    return load_rect(mem, plan, tensor_idx, h_start, h_end, 0, 0, 0);
+}
+
+tigris_mem_error_t tigris_mem_load_window(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
+                                          int32_t h_start, int32_t h_end, int32_t w_start, int32_t w_end) {
+    return load_rect(mem, plan, tensor_idx, h_start, h_end, w_start, w_end, 1);
+}
+
+tigris_mem_error_t tigris_mem_spill_window(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
+                                           void *slow_base, int32_t h_start, int32_t h_end, int32_t w_start,
+                                           int32_t w_end) {
+    geom_t g;
+    frame_t from, to;
+    int32_t b0, b1, c0, c1;
     int i;
     tigris_mem_error_t err;
     if (mem == NULL || mem->tensor_ptrs == NULL || plan == NULL || slow_base == NULL) return TIGRIS_MEM_ERR_NULL;
     if (tensor_idx >= mem->num_tensors) return TIGRIS_MEM_ERR_BAD_INDEX;
-    err = geometry(plan, tensor_idx, &n, &rows, &row_bytes);
+    err = geometry(plan, tensor_idx, &g);
     if (err != TIGRIS_MEM_OK) return err;
-    src = (const uint8_t *)mem->tensor_ptrs[tensor_idx];
-    if (src == NULL) return TIGRIS_MEM_ERR_NOT_SET;
+    from.data = (uint8_t *)mem->tensor_ptrs[tensor_idx];
+    if (from.data == NULL) return TIGRIS_MEM_ERR_NOT_SET;
     tigris_mem_rows(mem, plan, tensor_idx, &b0, &b1);
-    if (h_start < b0 || h_end > b1 || h_start >= h_end) return TIGRIS_MEM_ERR_BAD_RANGE;
+    tigris_mem_cols(mem, plan, tensor_idx, &c0, &c1);
+    if (h_start < b0 || h_end > b1 || h_start >= h_end || w_start < c0 || w_end > c1 || w_start >= w_end)
+        return TIGRIS_MEM_ERR_BAD_RANGE;
     for (i = 0; i < (int)mem->num_slow_allocs; i++) { /* a slow tensor must hold all rows */
         const tigris_alloc_t *a = &mem->slow_allocs[i];
-        if (mem->slow_base + a->offset == dst && (uint64_t)a->size < (uint64_t)n * (uint32_t)rows * row_bytes)
+        if (mem->slow_base + a->offset == (uint8_t *)slow_base &&
+            (uint64_t)a->size < (uint64_t)window_size(&g, g.rows, g.width))
             return TIGRIS_MEM_ERR_BAD_RANGE;
     }
-    count = (uint32_t)(h_end - h_start);
-    for (k = 0; k < n && row_bytes > 0; k++) {
-        memmove(dst + ((size_t)k * (uint32_t)rows + (uint32_t)h_start) * row_bytes,
-                src + ((size_t)k * (uint32_t)(b1 - b0) + (uint32_t)(h_start - b0)) * row_bytes,
-                (size_t)count * row_bytes);
-    }
-    mem->counters.spills_bytes += n * count * row_bytes;
+    from.r0 = b0;
+    from.c0 = c0;
+    from.rows = b1 - b0;
+    from.cols = c1 - c0;
+    to.data = (uint8_t *)slow_base;
+    to.r0 = to.c0 = 0;
+    to.rows = g.rows;
+    to.cols = g.width;
+    copy_window(&g, &to, &from, h_start, h_end, w_start, w_end);
+    mem->counters.spills_bytes += window_size(&g, h_end - h_start, w_end - w_start);
     mem->tensor_ptrs[tensor_idx] = slow_base;
     i = find_band(mem, tensor_idx);
     if (i >= 0) {
@@ -372,12 +474,36 @@ tigris_mem_error_t tigris_mem_spill_tile(tigris_mem_t *mem, const tigris_plan_t 
     return TIGRIS_MEM_OK;
 }
 
+tigris_mem_error_t tigris_mem_spill_tile(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
+                                         void *slow_base, int32_t h_start, int32_t h_end) {
+    int32_t w0, w1;
+    tigris_mem_cols(mem, plan, tensor_idx, &w0, &w1); /* full-width: the columns the band holds */
+    return tigris_mem_spill_window(mem, plan, tensor_idx, slow_base, h_start, h_end, w0, w1);
+}
+
+uint32_t tigris_mem_window_bytes(const tigris_plan_t *plan, uint16_t tensor_idx, int32_t h_start, int32_t h_end,
+                                 int32_t w_start, int32_t w_end) {
+    geom_t g;
+    if (plan == NULL || geometry(plan, tensor_idx, &g) != TIGRIS_MEM_OK) return 0;
+    if (!window_ok(&g, h_start, h_end, w_start, w_end)) return 0;
+    return window_size(&g, h_end - h_start, w_end - w_start);
+}
+
 tigris_mem_error_t tigris_mem_set_band(tigris_mem_t *mem, uint16_t tensor_idx, int32_t h_start, int32_t h_end,
                                        void *slow_ptr) {
     if (mem == NULL) return TIGRIS_MEM_ERR_NULL;
     if (tensor_idx >= mem->num_tensors) return TIGRIS_MEM_ERR_BAD_INDEX;
     if (h_start < 0 || h_start >= h_end) return TIGRIS_MEM_ERR_BAD_RANGE;
-    return put_band(mem, tensor_idx, h_start, h_end, slow_ptr);
+    return put_band(mem, tensor_idx, h_start, h_end, 0, 0, slow_ptr);
+}
+
+tigris_mem_error_t tigris_mem_set_window(tigris_mem_t *mem, uint16_t tensor_idx, int32_t h_start, int32_t h_end,
+                                         int32_t w_start, int32_t w_end, void *slow_ptr) {
+    tigris_mem_error_t err;
+    if (mem == NULL) return TIGRIS_MEM_ERR_NULL;
+    if (w_start < 0 || w_start >= w_end) return TIGRIS_MEM_ERR_BAD_RANGE;
+    err = tigris_mem_set_band(mem, tensor_idx, h_start, h_end, slow_ptr); /* the rows' checks */
+    return err == TIGRIS_MEM_OK ? put_band(mem, tensor_idx, h_start, h_end, w_start, w_end, slow_ptr) : err;
 }
 
 void tigris_mem_rows(const tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx, int32_t *h_start,
@@ -396,6 +522,24 @@ void tigris_mem_rows(const tigris_mem_t *mem, const tigris_plan_t *plan, uint16_
     }
     if (h_start != NULL) *h_start = s;
     if (h_end != NULL) *h_end = e;
+}
+
+void tigris_mem_cols(const tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx, int32_t *w_start,
+                     int32_t *w_end) {
+    int i;
+    int32_t s = 0, e = 0;
+    if (mem != NULL && plan != NULL && plan->header != NULL && tensor_idx < mem->num_tensors &&
+        tensor_idx < plan->header->num_tensors) {
+        i = find_band(mem, tensor_idx);
+        if (i >= 0 && mem->tile.bands[i].w_end != 0) {
+            s = mem->tile.bands[i].w_start;
+            e = mem->tile.bands[i].w_end;
+        } else {
+            e = view_width(plan, &plan->tensors[tensor_idx]);
+        }
+    }
+    if (w_start != NULL) *w_start = s;
+    if (w_end != NULL) *w_end = e;
 }
 
 tigris_mem_error_t tigris_mem_set_refs(tigris_mem_t *mem, uint16_t tensor_idx, uint16_t refs) {
@@ -426,7 +570,7 @@ uint32_t tigris_mem_compact_fast(tigris_mem_t *mem) {
     uint32_t cursor, before;
     uint16_t i, kept = 0;
     if (mem == NULL || mem->fast_base == NULL) return 0;
-    cursor = reserved_end(mem);
+    cursor = fast_bottom(mem);
     before = mem->fast_used;
     for (i = 0; i < mem->num_fast_allocs; i++) {
         tigris_alloc_t a = mem->fast_allocs[i];
@@ -502,7 +646,7 @@ tigris_mem_error_t tigris_mem_set_reserved(tigris_mem_t *mem, uint32_t bytes) {
     int ok;
     uint32_t end;
     if (mem == NULL) return TIGRIS_MEM_ERR_NULL;
-    if (mem->num_fast_allocs != 0) return TIGRIS_MEM_ERR_BAD_RANGE;
+    if (mem->num_fast_allocs != 0 || mem->tile.acc_bytes != 0) return TIGRIS_MEM_ERR_BAD_RANGE;
     end = padded(bytes, &ok);
     if (!ok || end > mem->fast_size) return TIGRIS_MEM_ERR_OOM;
     mem->fast_reserved = bytes;
@@ -511,10 +655,26 @@ tigris_mem_error_t tigris_mem_set_reserved(tigris_mem_t *mem, uint32_t bytes) {
     return TIGRIS_MEM_OK;
 }
 
+tigris_mem_error_t tigris_mem_set_acc(tigris_mem_t *mem, uint32_t bytes) {
+    int ok;
+    uint32_t start, need;
+    if (mem == NULL) return TIGRIS_MEM_ERR_NULL;
+    if (mem->num_fast_allocs != 0) return TIGRIS_MEM_ERR_BAD_RANGE;
+    start = reserved_end(mem);
+    need = padded(bytes, &ok);
+    if (!ok || start > mem->fast_size || need > mem->fast_size - start || (bytes != 0 && mem->fast_base == NULL))
+        return TIGRIS_MEM_ERR_OOM;
+    mem->tile.acc = bytes != 0 ? mem->fast_base + start : NULL;
+    mem->tile.acc_bytes = bytes;
+    mem->fast_used = start + need;
+    note_fast_peak(mem);
+    return TIGRIS_MEM_OK;
+}
+
 void tigris_mem_reset_fast(tigris_mem_t *mem) {
     uint32_t end;
     if (mem == NULL) return;
-    end = reserved_end(mem);
+    end = fast_bottom(mem);
     mem->fast_used = end <= mem->fast_size ? end : mem->fast_size;
     mem->num_fast_allocs = 0;
     mem->tile.num_bands = 0;

@@ -48,7 +48,8 @@
  * comes from $TIGRIS_FUZZ_FIELDS (fuzz_standalone.c drives both without libFuzzer).
  *
  * Output: "key value" lines (iterations, crc_fixed, accepted, executed, one line per
- * tigris_error_t, tigris_exec_error_t and kernel error name, ok_missing_output, ...).
+ * tigris_error_t, tigris_exec_error_t and kernel error name, ok_missing_output, reduced_ok and
+ * tiled_2d_ok: runs that returned OK through a stage in reduction tiles / in 2-D tiles, ...).
  * Exits 0, or 1 if a walk or a run found an inconsistency.
  */
 #if defined(__unix__) || defined(__APPLE__)
@@ -99,6 +100,8 @@ static int full_arenas; /* -r: the arenas the plan asks for (up to the caps), ne
 /* Counters of the run. */
 static unsigned long long counts[NUM_CODES + 1], exec_counts[NUM_EXEC_CODES + 1], kernel_counts[NUM_KERNEL_CODES + 1];
 static unsigned long long crc_fixed, executed, exec_skipped, ok_missing_output;
+static unsigned long long reduced_ok;  /* runs returning OK through a stage in reduction tiles */
+static unsigned long long tiled_2d_ok; /* runs returning OK through a stage in 2-D tiles */
 static double slowest;
 
 /* The input under test, written out by the sanitizer's death callback or the hang alarm. */
@@ -732,6 +735,20 @@ done:
     return res;
 }
 
+/* Kinds of tile plans: reduction tiles (a reduce_op), 2-D tiles (a tile_w). */
+static int reduces(const tigris_tile_plan_t *tp) { return tp->reduce_op != TIGRIS_NONE16; }
+static int cuts_columns(const tigris_tile_plan_t *tp) { return tp->tile_w != 0; }
+
+/* Whether a stage of the plan runs in tiles of that kind. */
+static int has_tiles(const tigris_plan_t *plan, int (*kind)(const tigris_tile_plan_t *)) {
+    uint16_t s;
+    for (s = 0; s < plan->header->num_stages; s++) {
+        const tigris_tile_plan_t *tp = tigris_stage_tile_plan(plan, &plan->stages[s]);
+        if (tp != NULL && kind(tp)) return 1;
+    }
+    return 0;
+}
+
 /* Load (and walk and, with -x, run) one input held in an exact-size heap block. */
 static int target(const uint8_t *buf, uint32_t len, run_result_t *run) {
     tigris_plan_t plan;
@@ -752,6 +769,8 @@ static int target(const uint8_t *buf, uint32_t len, run_result_t *run) {
             } else {
                 executed++;
                 exec_counts[run->err <= 0 && run->err > -NUM_EXEC_CODES ? -run->err : NUM_EXEC_CODES]++;
+                if (run->err == TIGRIS_EXEC_OK && has_tiles(&plan, reduces)) reduced_ok++;
+                if (run->err == TIGRIS_EXEC_OK && has_tiles(&plan, cuts_columns)) tiled_2d_ok++;
                 if (run->err == TIGRIS_EXEC_ERR_KERNEL) {
                     int k = run->st.kernel_error;
                     kernel_counts[k <= 0 && k > -NUM_KERNEL_CODES ? -k : NUM_KERNEL_CODES]++;
@@ -857,6 +876,8 @@ static void print_counts(unsigned long long iters, double elapsed) {
     for (i = 1; i < NUM_KERNEL_CODES; i++) printf("%s %llu\n", kernel_code_name(-i), kernel_counts[i]);
     printf("kernel_other %llu\n", kernel_counts[NUM_KERNEL_CODES]);
     printf("ok_missing_output %llu\n", ok_missing_output);
+    printf("reduced_ok %llu\n", reduced_ok);
+    printf("tiled_2d_ok %llu\n", tiled_2d_ok);
     printf("slowest_run_ms %.1f\n", slowest * 1000.0);
     for (i = 0; i < num_fields; i++) hit += field_hits[i] > 0;
     printf("fields %d\n", num_fields);

@@ -1,6 +1,6 @@
 /* run_ops.c - run every op of a plan with the reference kernels, without the executor.
  *
- *     run_ops plan.tgrs in.bin out.bin [--band TENSOR H0 H1]...
+ *     run_ops plan.tgrs in.bin out.bin [--band TENSOR H0 H1 | --window TENSOR H0 H1 W0 W1]...
  *
  * Loads the plan, gives every non-constant tensor a buffer of its own (malloc: this is a
  * test driver), points constants at their weights (LZ4 blocks are decompressed into
@@ -12,7 +12,10 @@
  * buffer has just those rows, in.bin still holds the whole tensor (the driver copies the
  * band), and a banded model output is written as its band rows only. With bands, the
  * kernels must compute exactly the rows of their output bands from the rows of their input
- * bands. Exit status: 0 ok, 1 usage or I/O error, 2 load error, 3 kernel error.
+ * bands. --window holds it as the 2-D tile rows [H0, H1) x columns [W0, W1) (columns: the
+ * kernel view's W, tigris_mem_set_window), copied in and out as a compact window
+ * [N][H1 - H0][W1 - W0][C] the same way.
+ * Exit status: 0 ok, 1 usage or I/O error, 2 load error, 3 kernel error.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -60,38 +63,89 @@ static uint8_t *read_file(const char *path, long *len, void **raw) {
     return data;
 }
 
-/* The band given for a tensor: 1 and its rows, or 0. */
-static int band_of(int argc, char **argv, uint16_t tensor, int32_t *h0, int32_t *h1) {
-    int i;
-    for (i = 4; i + 3 < argc; i += 4) {
-        if (strcmp(argv[i], "--band") != 0) continue;
-        if (atoi(argv[i + 1]) == (int)tensor) {
-            *h0 = atoi(argv[i + 2]);
-            *h1 = atoi(argv[i + 3]);
-            return 1;
-        }
+/* What of a tensor is resident: rows [h0, h1) x columns [w0, w1) of each batch item. */
+typedef struct {
+    int32_t h0, h1, w0, w1;
+    int window; /* given by --window; a --band holds every column */
+} resident_t;
+
+/* Operands of option `arg` (3 for --band, 5 for --window), 0 if it is not one. */
+static int option_operands(const char *arg) {
+    if (strcmp(arg, "--band") == 0) return 3;
+    if (strcmp(arg, "--window") == 0) return 5;
+    return 0;
+}
+
+/* Whether argv[4..] is a sequence of complete options. */
+static int options_ok(int argc, char **argv) {
+    int i = 4;
+    while (i < argc) {
+        int k = option_operands(argv[i]);
+        if (k == 0 || i + k >= argc) return 0;
+        i += k + 1;
+    }
+    return 1;
+}
+
+/* Columns of a tensor as a kernel view sees them: the product of the dims after H (rank >= 3). */
+static int32_t view_cols(const tigris_plan_t *plan, uint16_t t) {
+    const tigris_tensor_t *tensor = &plan->tensors[t];
+    const int32_t *shape = tigris_tensor_shape(plan, tensor);
+    int32_t cols = 1;
+    uint8_t a;
+    for (a = 3; a < tensor->ndim; ++a) cols *= shape[a];
+    return cols;
+}
+
+/* The (first) band or window given for a tensor: 1 and what is resident, or 0. */
+static int resident_of(const tigris_plan_t *plan, int argc, char **argv, uint16_t tensor, resident_t *r) {
+    int i, k;
+    for (i = 4; i < argc; i += k + 1) {
+        k = option_operands(argv[i]);
+        if (atoi(argv[i + 1]) != (int)tensor) continue;
+        r->h0 = atoi(argv[i + 2]);
+        r->h1 = atoi(argv[i + 3]);
+        r->window = k == 5;
+        r->w0 = r->window ? atoi(argv[i + 4]) : 0;
+        r->w1 = r->window ? atoi(argv[i + 5]) : view_cols(plan, tensor);
+        return 1;
     }
     return 0;
 }
 
-/* Bytes of a tensor held as rows [h0, h1) of each batch item. */
-static size_t band_bytes(const tigris_plan_t *plan, uint16_t t, int32_t h0, int32_t h1) {
-    const tigris_tensor_t *tensor = &plan->tensors[t];
-    return (size_t)tigris_tensor_shape(plan, tensor)[0] * (size_t)(h1 - h0) * tigris_tensor_row_bytes(plan, tensor);
+/* Bytes of one pixel (C elements) of a tensor of rank >= 3. */
+static size_t pixel_bytes(const tigris_plan_t *plan, uint16_t t) {
+    return tigris_tensor_row_bytes(plan, &plan->tensors[t]) / (size_t)view_cols(plan, t);
 }
 
-/* Copy rows [h0, h1) of every batch item between a full tensor and its band (to_band: full -> band). */
-static void copy_band(const tigris_plan_t *plan, uint16_t t, uint8_t *full, uint8_t *band, int32_t h0, int32_t h1,
-                      int to_band) {
+/* Bytes of a tensor held as r's window of each batch item. */
+static size_t resident_bytes(const tigris_plan_t *plan, uint16_t t, const resident_t *r) {
+    return (size_t)tigris_tensor_shape(plan, &plan->tensors[t])[0] * (size_t)(r->h1 - r->h0) *
+           (size_t)(r->w1 - r->w0) * pixel_bytes(plan, t);
+}
+
+/* Copy r's window of every batch item from a full tensor to its compact copy, a run of
+ * w1 - w0 pixels per row. */
+static void copy_window(const tigris_plan_t *plan, uint16_t t, const uint8_t *full, uint8_t *window,
+                        const resident_t *r) {
+    const int32_t *shape = tigris_tensor_shape(plan, &plan->tensors[t]);
+    const size_t px = pixel_bytes(plan, t), rows = (size_t)shape[2], cols = (size_t)view_cols(plan, t);
+    const size_t run = (size_t)(r->w1 - r->w0) * px;
+    int32_t n, row;
+    for (n = 0; n < shape[0]; ++n)
+        for (row = r->h0; row < r->h1; ++row)
+            memcpy(window + ((size_t)n * (size_t)(r->h1 - r->h0) + (size_t)(row - r->h0)) * run,
+                   full + (((size_t)n * rows + (size_t)row) * cols + (size_t)r->w0) * px, run);
+}
+
+/* Record r for tensor t in mem; 0 if the range is not one of the tensor's. */
+static int set_resident(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t t, const resident_t *r) {
     const tigris_tensor_t *tensor = &plan->tensors[t];
-    const int32_t *shape = tigris_tensor_shape(plan, tensor);
-    const size_t row = tigris_tensor_row_bytes(plan, tensor), rows = (size_t)shape[2], count = (size_t)(h1 - h0);
-    int32_t n;
-    for (n = 0; n < shape[0]; ++n) {
-        uint8_t *f = full + ((size_t)n * rows + (size_t)h0) * row, *b = band + (size_t)n * count * row;
-        if (to_band) memcpy(b, f, count * row);
-        else memcpy(f, b, count * row);
-    }
+    if (tensor->ndim < 3 || r->h0 < 0 || r->h1 <= r->h0 || r->h1 > tigris_tensor_rows(plan, tensor) || r->w0 < 0 ||
+        r->w1 <= r->w0 || r->w1 > view_cols(plan, t))
+        return 0;
+    if (r->window) return tigris_mem_set_window(mem, t, r->h0, r->h1, r->w0, r->w1, NULL) == TIGRIS_MEM_OK;
+    return tigris_mem_set_band(mem, t, r->h0, r->h1, NULL) == TIGRIS_MEM_OK;
 }
 
 int main(int argc, char **argv) {
@@ -103,10 +157,12 @@ int main(int argc, char **argv) {
     size_t in_used = 0;
     uint16_t t, s, i, num_tensors;
     int banded = 0, err, status = 0;
+    resident_t r;
     FILE *out;
 
-    if (argc < 4 || (argc - 4) % 4 != 0) {
-        fprintf(stderr, "usage: run_ops plan.tgrs in.bin out.bin [--band TENSOR H0 H1]...\n");
+    if (argc < 4 || !options_ok(argc, argv)) {
+        fprintf(stderr, "usage: run_ops plan.tgrs in.bin out.bin "
+                        "[--band TENSOR H0 H1 | --window TENSOR H0 H1 W0 W1]...\n");
         return 1;
     }
     plan_buf = read_file(argv[1], &plan_len, &plan_raw);
@@ -138,20 +194,19 @@ int main(int argc, char **argv) {
     }
     for (t = 0; t < num_tensors; ++t) {
         const tigris_tensor_t *tensor = &plan.tensors[t];
-        int32_t h0 = 0, h1 = 0;
         raws[t] = NULL;
         if (tensor->weight != TIGRIS_NONE16) {
             const tigris_weight_entry_t *e = &plan.weight_entries[tensor->weight];
             const void *w = tigris_tensor_weight(&plan, t);
             if (w == NULL && block_raws != NULL) w = align_ptr(block_raws[e->block]) + e->offset;
             tensor_ptrs[t] = (void *)(uintptr_t)w;
-        } else if (band_of(argc, argv, t, &h0, &h1)) {
-            if (tensor->ndim < 3 || h0 < 0 || h1 <= h0 || h1 > tigris_tensor_rows(&plan, tensor) ||
-                tigris_mem_set_band(mem, t, h0, h1, NULL) != TIGRIS_MEM_OK) {
-                fprintf(stderr, "run_ops: bad band [%d, %d) for tensor %u\n", (int)h0, (int)h1, (unsigned)t);
+        } else if (resident_of(&plan, argc, argv, t, &r)) {
+            if (!set_resident(mem, &plan, t, &r)) {
+                fprintf(stderr, "run_ops: bad band [%d, %d) x [%d, %d) for tensor %u\n", (int)r.h0, (int)r.h1,
+                        (int)r.w0, (int)r.w1, (unsigned)t);
                 return 1;
             }
-            raws[t] = xmalloc(band_bytes(&plan, t, h0, h1));
+            raws[t] = xmalloc(resident_bytes(&plan, t, &r));
             tensor_ptrs[t] = align_ptr(raws[t]);
             banded = 1;
         } else {
@@ -162,13 +217,13 @@ int main(int argc, char **argv) {
     mem->tile.active = (uint16_t)banded;
     for (i = 0; i < plan.num_model_inputs; ++i) {
         uint16_t m = plan.model_inputs[i];
-        int32_t h0, h1;
         uint32_t size = plan.tensors[m].size;
         if (in_used + size > (size_t)in_len) {
             fprintf(stderr, "run_ops: %s holds %ld bytes, the inputs need more\n", argv[2], in_len);
             return 1;
         }
-        if (band_of(argc, argv, m, &h0, &h1)) copy_band(&plan, m, in_buf + in_used, (uint8_t *)tensor_ptrs[m], h0, h1, 1);
+        if (resident_of(&plan, argc, argv, m, &r))
+            copy_window(&plan, m, in_buf + in_used, (uint8_t *)tensor_ptrs[m], &r);
         else memcpy(tensor_ptrs[m], in_buf + in_used, size);
         in_used += size;
     }
@@ -197,8 +252,7 @@ int main(int argc, char **argv) {
     }
     for (i = 0; i < plan.num_model_outputs; ++i) {
         uint16_t m = plan.model_outputs[i];
-        int32_t h0, h1;
-        size_t size = band_of(argc, argv, m, &h0, &h1) ? band_bytes(&plan, m, h0, h1) : plan.tensors[m].size;
+        size_t size = resident_of(&plan, argc, argv, m, &r) ? resident_bytes(&plan, m, &r) : plan.tensors[m].size;
         if (fwrite(tensor_ptrs[m], 1, size, out) != size) {
             fprintf(stderr, "run_ops: short write of %s\n", argv[3]);
             return 1;

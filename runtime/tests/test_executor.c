@@ -6,9 +6,13 @@
  * item n of tensor t is val(t, n, r, b). Model inputs are filled with it; each
  * kernel call checks every resident row of its activation inputs against it (so a
  * wrong band, a lost spill or a bad compaction shows up as BAD data), checksums its
- * constant inputs, and writes val into every resident row of its outputs. It logs
- *   call op=K tile=T out=t:s:e ... in=t:s:e ... w=t:fnv32 ...
- * per call (tile -1 outside tiled stages), then the run's figures as key=value lines.
+ * constant inputs, and writes val into every resident row of its outputs. In a 2-D tile a
+ * tensor held as a window of columns [ws, we) holds bytes [ws, we) x (row bytes / W) of each
+ * resident row. It logs
+ *   call op=K tile=T out=t:s:e ... in=t:s:e ... win=t:ws:we ... w=t:fnv32 ... [acc=offset:bytes]
+ * per call (tile -1 outside tiled stages; win: the columns of an operand held as a window;
+ * acc: the op accumulates over reduction tiles, its accumulator is at that offset of the fast
+ * arena), then the run's figures as key=value lines.
  * After the run every model output must hold val in every row (outputs_ok=1).
  *
  * Built with -DTEST_USE_LOADER it parses the plan with tigris_plan_load, else with
@@ -78,21 +82,40 @@ static void geometry(const tigris_plan_t *plan, uint16_t t, uint32_t *n, int32_t
     *rb = tigris_tensor_row_bytes(plan, tt);
 }
 
-/* Check (write = 0) or write val into rows [s, e) of tensor t held at p as a band. */
-static int rows_val(const tigris_plan_t *plan, uint16_t t, uint8_t *p, int32_t s, int32_t e, int write) {
-    uint32_t n, rb, k, b;
-    int32_t rows, r;
+/* Check (write = 0) or write val into rows [s, e) x columns [c0, c1) of tensor t held at p as
+ * a band (c0, c1: tigris_mem_cols; a column is row bytes / (c1 - c0 of the whole tensor)). */
+static int rows_val(const tigris_plan_t *plan, const tigris_mem_t *m, uint16_t t, uint8_t *p, int32_t s, int32_t e,
+                    int write) {
+    uint32_t n, rb, k, b, pix, first, count;
+    int32_t rows, r, c0, c1;
     geometry(plan, t, &n, &rows, &rb);
+    tigris_mem_cols(m, plan, t, &c0, &c1);
+    pix = tigris_mem_window_bytes(plan, t, 0, 1, 0, 1) / n; /* one pixel of every batch item, / n */
+    first = (uint32_t)c0 * pix;
+    count = (uint32_t)(c1 - c0) * pix;
     for (k = 0; k < n; k++) {
         for (r = s; r < e; r++) {
-            uint8_t *row = p + ((size_t)k * (size_t)(e - s) + (size_t)(r - s)) * rb;
-            for (b = 0; b < rb; b++) {
-                if (write) row[b] = val(t, k, r, b);
-                else if (row[b] != val(t, k, r, b)) return 0;
+            uint8_t *row = p + ((size_t)k * (size_t)(e - s) + (size_t)(r - s)) * count;
+            for (b = 0; b < count; b++) {
+                if (write) row[b] = val(t, k, r, first + b);
+                else if (row[b] != val(t, k, r, first + b)) return 0;
             }
         }
     }
     return 1;
+}
+
+/* The columns of tensor t's band if it is a window (a 2-D tile); 0 for whole rows. */
+static int window_of(const tigris_mem_t *m, uint16_t t, int32_t *w0, int32_t *w1) {
+    uint16_t i;
+    for (i = 0; i < m->tile.num_bands; i++) {
+        if (m->tile.bands[i].tensor == t && m->tile.bands[i].w_end != 0) {
+            *w0 = m->tile.bands[i].w_start;
+            *w1 = m->tile.bands[i].w_end;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* Fast-arena bytes held by tensors still in use (refs > 0), padded as allocated. */
@@ -112,6 +135,7 @@ static int test_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_
     const uint16_t *ins = tigris_op_inputs(plan, op), *outs = tigris_op_outputs(plan, op);
     int32_t s, e;
     uint8_t j;
+    int q;
     if ((long)op_index == k->fail_op) return -7;
     if (!k->quiet) printf("call op=%u tile=%ld live=%lu", op_index, m->tile.active ? (long)m->tile.tile_index : -1L,
                           (unsigned long)live_bytes(m));
@@ -133,15 +157,22 @@ static int test_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_
         }
         tigris_mem_rows(m, plan, t, &s, &e);
         if (!k->quiet) printf(" in=%u:%ld:%ld", t, (long)s, (long)e);
-        if (p == NULL || !rows_val(plan, t, (uint8_t *)(uintptr_t)p, s, e, 0)) {
+        if (p == NULL || !rows_val(plan, m, t, (uint8_t *)(uintptr_t)p, s, e, 0)) {
             if (!k->quiet) printf(" BAD=%u", t);
             k->bad = 1;
         }
     }
+    for (q = 0; !k->quiet && q < op->num_inputs + op->num_outputs; q++) { /* the operands held as windows */
+        uint16_t t = q < op->num_inputs ? ins[q] : outs[q - op->num_inputs];
+        if (!is_const(plan, t) && window_of(m, t, &s, &e)) printf(" win=%u:%ld:%ld", t, (long)s, (long)e);
+    }
+    if (!k->quiet && m->tile.active && m->tile.reduce_op == op_index) /* where the accumulator is */
+        printf(" acc=%ld:%lu", m->tile.acc == NULL ? -1L : (long)((const uint8_t *)m->tile.acc - m->fast_base),
+               (unsigned long)m->tile.acc_bytes);
     if (!k->quiet) printf("\n");
     for (j = 0; j < op->num_outputs; j++) {
         tigris_mem_rows(m, plan, outs[j], &s, &e);
-        if (m->tensor_ptrs[outs[j]] != NULL) rows_val(plan, outs[j], (uint8_t *)m->tensor_ptrs[outs[j]], s, e, 1);
+        if (m->tensor_ptrs[outs[j]] != NULL) rows_val(plan, m, outs[j], (uint8_t *)m->tensor_ptrs[outs[j]], s, e, 1);
     }
     return k->bad ? -1 : 0;
 }
@@ -217,7 +248,7 @@ static int setup(const tigris_plan_t *plan, tigris_mem_t *m, void **tp, uint8_t 
         if ((long)i == skip) continue;
         if (tigris_mem_alloc_slow(m, t, plan->tensors[t].size) != TIGRIS_MEM_OK) return -1;
         geometry(plan, t, &n, &rows, &rb);
-        rows_val(plan, t, (uint8_t *)tp[t], 0, rows, 1);
+        rows_val(plan, m, t, (uint8_t *)tp[t], 0, rows, 1);
     }
     return 0;
 }
@@ -232,7 +263,7 @@ static int outputs_ok(const tigris_plan_t *plan, const tigris_mem_t *m) {
         int32_t rows;
         if (p == NULL || p < m->slow_base || p >= m->slow_base + m->slow_size) return 0;
         geometry(plan, t, &n, &rows, &rb);
-        if (!rows_val(plan, t, (uint8_t *)(uintptr_t)p, 0, rows, 0)) return 0;
+        if (!rows_val(plan, m, t, (uint8_t *)(uintptr_t)p, 0, rows, 0)) return 0;
     }
     return 1;
 }

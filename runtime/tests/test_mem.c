@@ -425,6 +425,138 @@ static void test_tiles(void) {
     CHECK(mem.num_fast_allocs == 0); /* refused before allocating */
 }
 
+/* Byte b of pixel (n, r, c) of tensor 0 (int8 [2, 3, 5, 4]: N, C, H, W, 3 bytes a pixel) at
+ * p, held as rows [r0, ...) x columns [c0, c0 + cols) of every batch item (rows per item: rows). */
+static const uint8_t *px(const uint8_t *p, uint32_t n, uint32_t r, uint32_t c, uint32_t r0, uint32_t rows,
+                         uint32_t c0, uint32_t cols) {
+    return p + ((n * rows + (r - r0)) * cols + (c - c0)) * 3u;
+}
+
+/* 2-D tiles: load_window / spill_window move N x rows runs of cols * pixel bytes, count exactly
+ * those bytes, and record the window; the full-width calls are their every-column cases. */
+static void test_windows(void) {
+    uint8_t *full, *win, *out;
+    int32_t s, e;
+    uint32_t n, r, c, before;
+    int i;
+    make_plan();
+    init(2048, 2048);
+    /* columns of tensors without a band: [0, W); rank <= 3 tensors have one column */
+    tigris_mem_cols(&mem, &plan, 0, &s, &e);
+    CHECK(s == 0 && e == 4);
+    tigris_mem_cols(&mem, &plan, 3, &s, &e);
+    CHECK(s == 0 && e == 1);
+    tigris_mem_cols(&mem, &plan, 2, &s, &e);
+    CHECK(s == 0 && e == 1);
+    tigris_mem_cols(NULL, &plan, 0, &s, &e);
+    CHECK(s == 0 && e == 0);
+    tigris_mem_cols(&mem, &plan, NT, &s, &e);
+    CHECK(s == 0 && e == 0);
+    /* window sizes: N x rows x cols x pixel; 0 outside the tensor or empty */
+    CHECK(tigris_mem_window_bytes(&plan, 0, 1, 4, 1, 3) == 2u * 3u * 2u * 3u);
+    CHECK(tigris_mem_window_bytes(&plan, 0, 0, 5, 0, 4) == 120u);
+    CHECK(tigris_mem_window_bytes(&plan, 2, 0, 1, 0, 1) == 60u && tigris_mem_window_bytes(&plan, 3, 2, 5, 0, 1) == 24u);
+    CHECK(tigris_mem_window_bytes(&plan, 0, 1, 4, 3, 5) == 0 && tigris_mem_window_bytes(&plan, 0, 1, 4, 2, 2) == 0);
+    CHECK(tigris_mem_window_bytes(&plan, 0, 4, 6, 0, 1) == 0 && tigris_mem_window_bytes(&plan, 0, 0, 1, -1, 1) == 0);
+    CHECK(tigris_mem_window_bytes(&plan, 2, 0, 1, 0, 2) == 0 && tigris_mem_window_bytes(&plan, NT, 0, 1, 0, 1) == 0);
+    CHECK(tigris_mem_window_bytes(NULL, 0, 0, 1, 0, 1) == 0);
+    /* load_window: argument errors, then rows 1..3 x columns 1..2 */
+    CHECK(tigris_mem_load_window(NULL, &plan, 0, 0, 1, 0, 1) == TIGRIS_MEM_ERR_NULL);
+    CHECK(tigris_mem_load_window(&mem, NULL, 0, 0, 1, 0, 1) == TIGRIS_MEM_ERR_NULL);
+    CHECK(tigris_mem_load_window(&mem, &plan, NT, 0, 1, 0, 1) == TIGRIS_MEM_ERR_BAD_INDEX);
+    CHECK(tigris_mem_load_window(&mem, &plan, 0, 0, 1, 0, 1) == TIGRIS_MEM_ERR_NOT_SET);
+    CHECK(tigris_mem_alloc_slow(&mem, 0, 120) == TIGRIS_MEM_OK);
+    full = (uint8_t *)ptrs[0];
+    fill(full, 120, 60);
+    CHECK(tigris_mem_load_window(&mem, &plan, 0, 1, 4, -1, 2) == TIGRIS_MEM_ERR_BAD_RANGE);
+    CHECK(tigris_mem_load_window(&mem, &plan, 0, 1, 4, 2, 5) == TIGRIS_MEM_ERR_BAD_RANGE);
+    CHECK(tigris_mem_load_window(&mem, &plan, 0, 1, 4, 2, 2) == TIGRIS_MEM_ERR_BAD_RANGE);
+    CHECK(tigris_mem_load_window(&mem, &plan, 0, 4, 6, 0, 1) == TIGRIS_MEM_ERR_BAD_RANGE);
+    CHECK(mem.num_fast_allocs == 0 && mem.counters.loads_bytes == 0); /* refused before allocating */
+    CHECK(tigris_mem_load_window(&mem, &plan, 0, 1, 4, 1, 3) == TIGRIS_MEM_OK);
+    win = (uint8_t *)ptrs[0];
+    CHECK(in_fast(win) && mem.fast_allocs[0].size == 36u && mem.counters.loads_bytes == 36u);
+    CHECK(mem.tile.num_bands == 1 && mem.tile.bands[0].slow_ptr == full);
+    CHECK(mem.tile.bands[0].w_start == 1 && mem.tile.bands[0].w_end == 3);
+    tigris_mem_rows(&mem, &plan, 0, &s, &e);
+    CHECK(s == 1 && e == 4);
+    tigris_mem_cols(&mem, &plan, 0, &s, &e);
+    CHECK(s == 1 && e == 3);
+    for (n = 0; n < 2; n++)
+        for (r = 1; r < 4; r++)
+            for (c = 1; c < 3; c++) CHECK(memcmp(px(win, n, r, c, 1, 3, 1, 2), px(full, n, r, c, 0, 5, 0, 4), 3) == 0);
+    CHECK(tigris_mem_load_window(&mem, &plan, 0, 1, 4, 1, 3) == TIGRIS_MEM_ERR_BAD_RANGE); /* the source is the window */
+    /* spill_window: rows 2..3 x column 2 of that window into a full tensor, nothing else */
+    CHECK(tigris_mem_alloc_slow(&mem, 1, 120) == TIGRIS_MEM_OK);
+    out = (uint8_t *)ptrs[1];
+    memset(out, 0xEE, 120);
+    ptrs[1] = win;
+    CHECK(tigris_mem_set_window(&mem, 1, 1, 4, 1, 3, NULL) == TIGRIS_MEM_OK);
+    CHECK(tigris_mem_spill_window(NULL, &plan, 1, out, 2, 4, 2, 3) == TIGRIS_MEM_ERR_NULL);
+    CHECK(tigris_mem_spill_window(&mem, &plan, 1, NULL, 2, 4, 2, 3) == TIGRIS_MEM_ERR_NULL);
+    CHECK(tigris_mem_spill_window(&mem, &plan, NT, out, 2, 4, 2, 3) == TIGRIS_MEM_ERR_BAD_INDEX);
+    CHECK(tigris_mem_spill_window(&mem, &plan, 1, out, 2, 4, 0, 2) == TIGRIS_MEM_ERR_BAD_RANGE); /* column 0 */
+    CHECK(tigris_mem_spill_window(&mem, &plan, 1, out, 2, 4, 2, 4) == TIGRIS_MEM_ERR_BAD_RANGE); /* column 3 */
+    CHECK(tigris_mem_spill_window(&mem, &plan, 1, out, 0, 2, 2, 3) == TIGRIS_MEM_ERR_BAD_RANGE); /* row 0 */
+    CHECK(tigris_mem_spill_window(&mem, &plan, 1, out, 2, 4, 2, 2) == TIGRIS_MEM_ERR_BAD_RANGE);
+    CHECK(mem.counters.spills_bytes == 0 && out[0] == 0xEE);
+    CHECK(tigris_mem_spill_window(&mem, &plan, 1, out, 2, 4, 2, 3) == TIGRIS_MEM_OK);
+    CHECK(ptrs[1] == out && mem.counters.spills_bytes == 2u * 2u * 1u * 3u);
+    tigris_mem_cols(&mem, &plan, 1, &s, &e);
+    CHECK(s == 0 && e == 4); /* the window is gone: the pointer is the full tensor again */
+    for (n = 0; n < 2; n++)
+        for (r = 0; r < 5; r++)
+            for (c = 0; c < 4; c++) {
+                const uint8_t *got = px(out, n, r, c, 0, 5, 0, 4);
+                if (r >= 2 && r < 4 && c == 2) CHECK(memcmp(got, px(full, n, r, c, 0, 5, 0, 4), 3) == 0);
+                else CHECK(got[0] == 0xEE && got[2] == 0xEE);
+            }
+    /* spill_tile of a window writes the window's columns of those rows */
+    ptrs[1] = win;
+    CHECK(tigris_mem_set_window(&mem, 1, 1, 4, 1, 3, NULL) == TIGRIS_MEM_OK);
+    before = mem.counters.spills_bytes;
+    CHECK(tigris_mem_spill_tile(&mem, &plan, 1, out, 1, 2) == TIGRIS_MEM_OK);
+    CHECK(mem.counters.spills_bytes - before == 2u * 1u * 2u * 3u);
+    for (n = 0; n < 2; n++)
+        for (c = 0; c < 4; c++) {
+            const uint8_t *got = px(out, n, 1, c, 0, 5, 0, 4);
+            if (c == 1 || c == 2) CHECK(memcmp(got, px(full, n, 1, c, 0, 5, 0, 4), 3) == 0);
+            else CHECK(got[0] == 0xEE);
+        }
+    /* a destination smaller than the whole tensor is refused */
+    CHECK(tigris_mem_alloc_slow(&mem, 3, 10) == TIGRIS_MEM_OK);
+    ptrs[1] = win;
+    CHECK(tigris_mem_set_window(&mem, 1, 1, 4, 1, 3, NULL) == TIGRIS_MEM_OK);
+    CHECK(tigris_mem_spill_window(&mem, &plan, 1, ptrs[3], 1, 2, 1, 2) == TIGRIS_MEM_ERR_BAD_RANGE);
+    /* load_tile is the every-column case, recorded as whole rows */
+    tigris_mem_reset_fast(&mem);
+    ptrs[0] = full;
+    before = mem.counters.loads_bytes;
+    CHECK(tigris_mem_load_tile(&mem, &plan, 0, 2, 3) == TIGRIS_MEM_OK);
+    CHECK(mem.counters.loads_bytes - before == 24u && mem.tile.bands[0].w_end == 0);
+    CHECK(memcmp(ptrs[0], full + 2u * 12u, 12) == 0 && memcmp((uint8_t *)ptrs[0] + 12, full + 7u * 12u, 12) == 0);
+    /* a rank-3 tensor has one column: [0, 1) is all of it */
+    CHECK(tigris_mem_alloc_slow(&mem, 3, 56) == TIGRIS_MEM_OK);
+    fill(ptrs[3], 56, 61);
+    CHECK(tigris_mem_load_window(&mem, &plan, 3, 0, 7, 0, 2) == TIGRIS_MEM_ERR_BAD_RANGE);
+    CHECK(tigris_mem_load_window(&mem, &plan, 3, 2, 5, 0, 1) == TIGRIS_MEM_OK);
+    CHECK(memcmp(ptrs[3], (const uint8_t *)mem.tile.bands[1].slow_ptr + 2u * 8u, 24) == 0);
+    /* the band table full: refused before allocating */
+    init(2048, 2048);
+    for (i = 0; i < TIGRIS_MAX_BANDS; i++) mem.tile.bands[i].tensor = (uint16_t)(100 + i);
+    mem.tile.num_bands = TIGRIS_MAX_BANDS;
+    CHECK(tigris_mem_alloc_slow(&mem, 0, 120) == TIGRIS_MEM_OK);
+    CHECK(tigris_mem_load_window(&mem, &plan, 0, 0, 1, 0, 1) == TIGRIS_MEM_ERR_BAD_RANGE);
+    CHECK(tigris_mem_set_window(&mem, 0, 0, 1, 0, 1, NULL) == TIGRIS_MEM_ERR_BAD_RANGE);
+    CHECK(mem.num_fast_allocs == 0);
+    /* set_window: an empty or negative column range */
+    init(2048, 2048);
+    CHECK(tigris_mem_set_window(NULL, 0, 0, 1, 0, 1, NULL) == TIGRIS_MEM_ERR_NULL);
+    CHECK(tigris_mem_set_window(&mem, 0, 0, 1, 1, 1, NULL) == TIGRIS_MEM_ERR_BAD_RANGE);
+    CHECK(tigris_mem_set_window(&mem, 0, 0, 1, -1, 1, NULL) == TIGRIS_MEM_ERR_BAD_RANGE);
+    CHECK(mem.tile.num_bands == 0);
+}
+
 static void test_reserved(void) {
     init(8u * A, 0);
     CHECK(tigris_mem_set_reserved(NULL, 1) == TIGRIS_MEM_ERR_NULL);
@@ -449,6 +581,41 @@ static void test_reserved(void) {
     CHECK(tigris_mem_alloc_fast(&mem, 3, 1) == TIGRIS_MEM_ERR_OOM);
 }
 
+/* The accumulator of reduction tiles: after the reserved prefix, kept by reset and compaction,
+ * counted by fast_peak, released with 0. */
+static void test_accumulator(void) {
+    init(8u * A, 0);
+    CHECK(mem.tile.reduce_op == TIGRIS_NONE16 && mem.tile.acc == NULL && mem.tile.acc_bytes == 0);
+    CHECK(tigris_mem_set_acc(NULL, 1) == TIGRIS_MEM_ERR_NULL);
+    CHECK(tigris_mem_set_reserved(&mem, A + 1u) == TIGRIS_MEM_OK);
+    CHECK(tigris_mem_set_acc(&mem, 6u * A + 1u) == TIGRIS_MEM_ERR_OOM); /* 2 A prefix + 7 A > 8 A */
+    CHECK(tigris_mem_set_acc(&mem, 0xFFFFFFFFu) == TIGRIS_MEM_ERR_OOM);
+    CHECK(mem.tile.acc == NULL && mem.fast_used == 2u * A); /* refused: nothing changed */
+    CHECK(tigris_mem_set_acc(&mem, A + 3u) == TIGRIS_MEM_OK);
+    CHECK((uint8_t *)mem.tile.acc == mem.fast_base + 2u * A && mem.tile.acc_bytes == A + 3u);
+    CHECK(mem.fast_used == 4u * A && mem.counters.fast_peak == 4u * A);
+    fill(mem.tile.acc, A + 3u, 9);
+    CHECK(tigris_mem_set_reserved(&mem, 0) == TIGRIS_MEM_ERR_BAD_RANGE); /* the prefix cannot move under it */
+    CHECK(tigris_mem_alloc_fast(&mem, 0, A) == TIGRIS_MEM_OK && (uint8_t *)ptrs[0] == mem.fast_base + 4u * A);
+    CHECK(tigris_mem_alloc_fast(&mem, 1, 2u * A) == TIGRIS_MEM_OK);
+    CHECK(tigris_mem_set_acc(&mem, 0) == TIGRIS_MEM_ERR_BAD_RANGE); /* allocations above it */
+    CHECK(mem.counters.fast_peak == 7u * A);
+    /* compaction moves allocations down to the accumulator's end, not over it */
+    CHECK(tigris_mem_set_refs(&mem, 0, 0) == TIGRIS_MEM_OK);
+    CHECK(tigris_mem_compact_fast(&mem) == A && (uint8_t *)ptrs[1] == mem.fast_base + 4u * A);
+    tigris_mem_reset_fast(&mem); /* as after a tile */
+    CHECK(mem.fast_used == 4u * A && mem.num_fast_allocs == 0 && same(mem.tile.acc, A + 3u, 9));
+    CHECK(tigris_mem_alloc_fast(&mem, 2, 4u * A) == TIGRIS_MEM_OK);
+    CHECK(tigris_mem_alloc_fast(&mem, 3, 1) == TIGRIS_MEM_ERR_OOM);
+    tigris_mem_reset_fast(&mem);
+    CHECK(tigris_mem_set_acc(&mem, 0) == TIGRIS_MEM_OK);
+    CHECK(mem.tile.acc == NULL && mem.tile.acc_bytes == 0 && mem.fast_used == 2u * A);
+    CHECK(tigris_mem_alloc_fast(&mem, 0, 6u * A) == TIGRIS_MEM_OK && (uint8_t *)ptrs[0] == mem.fast_base + 2u * A);
+    /* no arena at all: only an empty accumulator fits */
+    CHECK(tigris_mem_init(&mem, ptrs, NT, NULL, 0, NULL, 0) == TIGRIS_MEM_OK);
+    CHECK(tigris_mem_set_acc(&mem, 1) == TIGRIS_MEM_ERR_OOM && tigris_mem_set_acc(&mem, 0) == TIGRIS_MEM_OK);
+}
+
 static void test_error_strings(void) {
     static const tigris_mem_error_t codes[] = {TIGRIS_MEM_OK, TIGRIS_MEM_ERR_NULL, TIGRIS_MEM_ERR_OOM,
                                                TIGRIS_MEM_ERR_BAD_INDEX, TIGRIS_MEM_ERR_NOT_SET,
@@ -470,7 +637,9 @@ int main(void) {
     test_load_spill();
     test_slow_free_compact();
     test_tiles();
+    test_windows();
     test_reserved();
+    test_accumulator();
     test_error_strings();
     printf("test_mem: %d checks, %d failed\n", g_checks, g_failed);
     return g_failed == 0 ? 0 : 1;

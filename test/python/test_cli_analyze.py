@@ -175,11 +175,8 @@ def test_relu3_tiled_and_chained(relu3: Path, capsys: pytest.CaptureFixture[str]
     assert (r["verdict"], r["stage_count"], r["tiled_stages"], r["chained_stages"], r["chains"]) == (
         "fits_tiled", 3, 1, 2, 1,
     )  # fmt: skip
-    assert [s["tile"] for s in r["stages"]] == [
-        {"tile_h": 4, "halo": 0, "tiles": 2, "chain": -1},
-        {"tile_h": 4, "halo": 0, "tiles": 2, "chain": 0},
-        {"tile_h": 4, "halo": 0, "tiles": 2, "chain": 0},
-    ]
+    rows = {"tile_h": 4, "halo": 0, "tiles": 2, "acc": 0, "tile_w": 0, "halo_w": 0}  # full-width rows
+    assert [s["tile"] for s in r["stages"]] == [{**rows, "chain": -1}, {**rows, "chain": 0}, {**rows, "chain": 0}]
     assert r["scheduled_peak_bytes"] == 2 * 4 * RELU_ROW == 256 and r["headroom_bytes"] == 300 - 256
     # stage 0 writes a, reads x (all 8 rows once); the chain writes c, reads a; b stays in SRAM
     assert r["slow_traffic_bytes"] == {"written": 2 * RELU_T, "read": 2 * RELU_T}
@@ -188,9 +185,9 @@ def test_relu3_tiled_and_chained(relu3: Path, capsys: pytest.CaptureFixture[str]
     assert r["slow_peak_bytes"] == 2 * RELU_T
     # flash: 7 sections (tile plans too): 64 + 7 * 16 = 176; tensors 96 (to 272); ops 3 * 108 at
     # 272 (to 596); stages 3 * 28 at 608 (to 692); tile plans at 704: the tiled stage's and the
-    # chain's, 2 * 24 (to 752); index pool at 752: 1 + 2 + 6 + 3 stages * (1 op, 1 in, 1 out)
-    # = 18 * 2 (to 788); shape pool 64 at 800; strings 36 at 864
-    assert r["flash_bytes"] == 864 + 36 == 900
+    # chain's, 2 * 48 (to 800); index pool at 800: 1 + 2 + 6 + 3 stages * (1 op, 1 in, 1 out)
+    # = 18 * 2 (to 836); shape pool 64 at 848; strings 36 at 912
+    assert r["flash_bytes"] == 912 + 36 == 948
 
 
 def test_relu3_below_minimum_cannot_run(relu3: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -212,7 +209,8 @@ def test_conv_chain_halo_and_flash(convs: Path, capsys: pytest.CaptureFixture[st
     # two one-conv stages linked by a: r output rows need r + 2 rows of a and r + 4 of x;
     # the first stage's band (2r + 6) * 64 <= 640 gives r = 2, 4 tiles, halo RF - 1 = 4
     assert (r["verdict"], r["stage_count"], r["chains"]) == ("fits_tiled", 2, 1)
-    assert r["stages"][0]["tile"] == {"tile_h": 2, "halo": 4, "tiles": 4, "chain": 0}
+    rows = {"acc": 0, "tile_w": 0, "halo_w": 0}  # full-width rows
+    assert r["stages"][0]["tile"] == {"tile_h": 2, "halo": 4, "tiles": 4, "chain": 0, **rows}
     assert r["scheduled_peak_bytes"] == (2 * 2 + 6) * CONV_ROW == 640
     # y tiles [0,2) [2,4) [4,6) [6,8) need a rows [0,3) [1,5) [3,7) [5,8) (14 rows: 6 recomputed)
     # and x rows [0,4) [0,6) [2,8) [4,8) (20 rows read)
@@ -223,33 +221,34 @@ def test_conv_chain_halo_and_flash(convs: Path, capsys: pytest.CaptureFixture[st
     # flash: two 2x2x3x3 float weights, each in its stage's block (stored raw): 10 sections
     # (tensors, ops, stages, tile plans, weight entries, weight blocks, 3 pools, block data):
     # 64 + 160 = 224; tensors 5 * 24 (to 344); ops 2 * 108 at 352 (to 568); stages 2 * 28 at 576
-    # (to 632); the chain's tile plan 24 at 640 (to 664); weight entries 2 * 12 at 672 (to 696);
-    # blocks 2 * 12 at 704 (to 728); index pool at 736: 1 + 1 + 2 ops * (2 in + 1 out) + 2 stages
-    # * 3 = 14 * 2 (to 764); shape pool 5 tensors * 4 dims * 4 at 768 (to 848); strings: "" convs x
-    # a y w1.ohwi w2.ohwi (the weights in their runtime layout) conv1 conv2 = 41 (to 889); block
-    # data 144 + 144 at 896
-    assert r["weight_bytes"] == 2 * 36 * 4 and r["flash_bytes"] == 896 + 288 == 1184
-    assert r["plan_overhead_bytes"] == 1184 - 288 and r["flash_error"] is None
+    # (to 632); the chain's tile plan 48 at 640 (to 688); weight entries 2 * 12 at 688 (to 712);
+    # blocks 2 * 12 at 720 (to 744); index pool at 752: 1 + 1 + 2 ops * (2 in + 1 out) + 2 stages
+    # * 3 = 14 * 2 (to 780); shape pool 5 tensors * 4 dims * 4 at 784 (to 864); strings: "" convs x
+    # a y w1.ohwi w2.ohwi (the weights in their runtime layout) conv1 conv2 = 41 (to 905); block
+    # data 144 + 144 at 912
+    assert r["weight_bytes"] == 2 * 36 * 4 and r["flash_bytes"] == 912 + 288 == 1200
+    assert r["plan_overhead_bytes"] == 1200 - 288 and r["flash_error"] is None
     assert r["flash_fits"] is True and r["slow_fits"] is None
-    # one conv on one-row bands: 3 rows in + 1 row out
-    assert r["min_budget_bytes"] == 4 * CONV_ROW
-    # at the minimum each conv tiles on its own to one-row bands (3 rows in + 1 out = 256),
-    # which fits where the chained one-row band ((2 + 6) * 64 = 512) would not
-    assert r["smallest_fitting_budget_bytes"] == 256 and r["smallest_pow2_budget_bytes"] == 256
+    # one conv in 1 x 1 tiles (2-D): 3 x 3 input pixels of 8 bytes (72 -> 96 at align 32) + one
+    # output pixel (8 -> 32)
+    assert r["min_budget_bytes"] == 2 * CONV_ROW == 128
+    # at the minimum each conv tiles on its own in 2-D, which fits where the chained one-row
+    # band ((2 + 6) * 64 = 512) would not
+    assert r["smallest_fitting_budget_bytes"] == 128 and r["smallest_pow2_budget_bytes"] == 128
 
 
 def test_chain_falls_back_to_per_stage_tiling(convs: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # At the minimum (256 B) the chain's one-row band needs 5 rows of x + 3 of a = 512 B, but
-    # each conv tiled on its own needs 3 rows in + 1 row out = 256 B: the planner tiles them
-    # one by one instead of chaining into an overflow.
+    # At 256 B the chain's one-row band needs 5 rows of x + 3 of a = 512 B, but each conv tiled
+    # on its own needs 3 rows in + 1 row out = 256 B: the planner tiles them one by one (in
+    # full-width strips, which fit) instead of chaining into an overflow.
     r = analyze_json(capsys, str(convs), "-m", "256+1K", "-f", "1199")
     assert (r["verdict"], r["fits"], r["chains"], r["tiled_stages"]) == ("fits_tiled", True, 0, 2)
     assert r["scheduled_peak_bytes"] == 4 * CONV_ROW and r["headroom_bytes"] == 0
     assert [s["tile"]["tile_h"] for s in r["stages"]] == [1, 1]
     # the file of test_conv_chain_halo_and_flash with two tile plans instead of one: they end at
-    # 688, the weight entries follow without padding (to 712), blocks at 720, index pool at 752,
-    # shape pool at 784, strings at 864 (to 905), block data at 912: 16 bytes more
-    assert r["flash_bytes"] == 912 + 288 == 1200 and r["slow_budget_bytes"] == 1024 and r["flash_fits"] is False
+    # 736, the weight entries follow without padding (to 760), blocks at 768, index pool at 800,
+    # shape pool at 832, strings at 912 (to 953), block data at 960: 48 bytes more
+    assert r["flash_bytes"] == 960 + 288 == 1248 and r["slow_budget_bytes"] == 1024 and r["flash_fits"] is False
 
 
 def test_a_model_compile_cannot_write_has_no_flash_figure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -49,7 +49,8 @@ from xdsl.parser import Parser
 from tigris.dialects import make_context
 from tigris.dialects.tgr.attributes import LifetimeAttr, MemoryAttr, StageAttr, TilePlanAttr
 from tigris.dialects.tgr.weight import WeightOp
-from tigris.transforms.plan.bands import tile_ranges
+from tigris.transforms.plan.bands import axis_tile_ranges, tile_ranges
+from tigris.transforms.plan.geometry import Axis
 from tigris.transforms.plan.graph import PlanGraph, PlanStep, build_plan_graph, main_func
 from tigris.transforms.plan.memory import lifetimes, timeline
 from tigris.transforms.plan.passes import TigrisPlanPass
@@ -62,7 +63,7 @@ from tigris.transforms.plan.planner import (
     plan_memory,
 )
 from tigris.transforms.plan.temporal import Stage, make_stage, partition_temporal
-from tigris.transforms.plan.tiling import band_rows, chain_rows, receptive_field
+from tigris.transforms.plan.tiling import TilePlan, band_peak, band_rows, chain_rows, receptive_field
 
 
 # When a property fails, hypothesis's pytest plugin imports libcst to suggest a patch, and
@@ -331,6 +332,38 @@ def steps_of(g: PlanGraph, stages: list[Stage]) -> list[PlanStep]:
     return [s for st_ in stages for s in g.steps[st_.first : st_.last + 1]]
 
 
+def window_bytes(g: PlanGraph, t: int, rows: int, cols: tuple[int, int] | None) -> int:
+    """Bytes of a band of `rows` rows and the columns [a, b) (None: every column) of tensor t."""
+    shape = g.tensors[t].shape
+    if cols is None or len(shape) != 4:
+        return g.tensors[t].row_bytes * rows
+    return g.tensors[t].row_bytes // shape[3] * rows * (cols[1] - cols[0])
+
+
+def check_columns(
+    g: PlanGraph, stages: list[Stage], tile: TilePlan, budget: int, align: int
+) -> list[dict[int, tuple[int, int]]]:
+    """2-D tiles: the column bands cover [0, W) of every output exactly once and, the generated
+    windows being k x 1 (stride 1 along W), every tensor's columns are the output's. Returns the
+    column ranges per column band ([{}]: full-width strips)."""
+    if not tile.is_2d:
+        assert (tile.num_tiles_w, tile.halo_w, tile.out_w) == (1, 0, 0)
+        return [{}]
+    event("2-D tiles")
+    width = g.tensors[stages[-1].outputs[0]].shape[3]
+    assert len(stages) == 1 and tile.out_w == width and tile.halo_w == 0
+    assert tile.num_tiles_w == math.ceil(width / tile.tile_w) and 1 <= tile.tile_w <= width
+    # chosen only where full-width one-row strips do not fit
+    assert band_peak(g, stages[0], band_rows(g, stages[0], 1), align) > budget
+    cols = axis_tile_ranges(g, stages, tile.tile_w, Axis.W)
+    want = [(s, min(s + tile.tile_w, width)) for s in range(0, width, tile.tile_w)]
+    for c in cols:
+        assert all(rng == c[stages[-1].outputs[0]] for t, rng in c.items() if len(g.tensors[t].shape) == 4
+                   and g.tensors[t].shape[3] == width)
+    assert [c[stages[-1].outputs[0]] for c in cols] == want
+    return cols
+
+
 def check_tiling(g: PlanGraph, ref: Ref, plans: list[StagePlan], budget: int, align: int) -> None:
     plan = Plan(g, budget, align, plans, 0, 0)
     for group in groups(plan):
@@ -355,6 +388,7 @@ def check_tiling(g: PlanGraph, ref: Ref, plans: list[StagePlan], budget: int, al
             bound = [band_rows(g, stages[0], tile.tile_h)]
         tiles = tile_ranges(g, stages, tile.tile_h)
         assert len(tiles) == tile.num_tiles
+        column_bands = check_columns(g, stages, tile, budget, align)
         read_inside = {i for s in steps_of(g, stages) for i in s.inputs}
         # OUTPUT ranges: consecutive, no gap, no overlap, cover [0, H)
         for o in stages[-1].outputs:
@@ -383,8 +417,10 @@ def check_tiling(g: PlanGraph, ref: Ref, plans: list[StagePlan], budget: int, al
                     if t in rows_bound:
                         assert b - a <= rows_bound[t]
                 # ... so the real band, sized from the exact ranges, fits in the planned peak
-                exact = {t: g.tensors[t].row_bytes * (b - a) for t, (a, b) in r.items()}
-                assert sweep(ref, st_.first, st_.last, align, exact) <= tile.peak
+                # (2-D tiles: every column band of the row band)
+                for c in column_bands:
+                    exact = {t: window_bytes(g, t, b - a, c.get(t)) for t, (a, b) in r.items()}
+                    assert sweep(ref, st_.first, st_.last, align, exact) <= tile.peak
         # stage inputs: the first tile starts at row 0, the last ends where the rows read end
         for t in stages[0].inputs:
             if len(g.tensors[t].shape) < 3 or not whole.get(t):

@@ -341,21 +341,34 @@ def test_temporal_partition_residual() -> None:
 
 
 def test_minimum_budget_one_conv() -> None:
-    # 3x3 conv (pads 1) on 1x2x8x8: 512 bytes per tensor, 64 per row.
+    # 3x3 conv (pads 1) on 1x2x8x8: 512 bytes per tensor, 64 per row, 8 per pixel.
     # Untiled the op needs 512 + 512 = 1024; tiled to one-row bands it needs
-    # 3 input rows + 1 output row = 192 + 64 = 256 (align 16).
+    # 3 input rows + 1 output row = 192 + 64 = 256 (align 16); as 1 x 1 tiles it needs
+    # 3 x 3 input pixels + 1 output pixel = 72 -> 80 + 8 -> 16 = 96.
     g = one_op((1, 2, 8, 8), 3)
-    assert minimum_budget(g, 16) == 256
-    # align 256: 192 -> 256 and 64 -> 256: 512 (the untiled 1024 is still larger)
+    assert minimum_budget(g, 16) == 96
+    # align 256: every band rounds up to 256: strips and 1 x 1 tiles both 512 (untiled 1024)
     assert minimum_budget(g, 256) == 512
-    # at the minimum the plan fits: one-row bands of peak 256
+    # at 256 full-width one-row strips fit (peak 256): they are preferred to 2-D tiles
     plan = plan_memory(g, 256, 16)
     tile = plan.stages[0].tile
     assert plan.overflow == 0 and tile is not None and (tile.tile_h, tile.num_tiles, tile.peak) == (1, 8, 256)
-    # one byte less and it cannot: tiles that do not fit are refused by the runtime, so the
-    # stage runs untiled and overflows to slow memory by its whole excess (1024 - 255)
+    assert not tile.is_2d
+    # one byte less: 2-D tiles. The widest tiles that fit 255 for each tile height h, the input
+    # band (h + 2) x (w + 2) pixels, the output h x w: h 1 -> w 6 (192 + 48 = 240), h 2 -> w 3
+    # (160 + 48), h 3 -> w 2 (160 + 48), h 4, 5, 6 -> w 1; h 7 needs 8 x 3 + 7 x 1 = 256.
+    # Slow-memory reads (input rows summed over row bands x columns over column bands x 8):
+    # h1 w6: 22 x 10; h2 w3: 14 x 12 = 168; h3 w2: 12 x 14 = 168; h4..6 w1: 10 x 22 = 220.
+    # h2 w3 and h3 w2 tie on reads and on tiles (4 x 3 = 3 x 4): the first, h 2, is kept.
     low = plan_memory(g, 255, 16)
-    assert low.stages[0].strategy == "normal" and low.overflow == 1024 - 255
+    tile = low.stages[0].tile
+    assert low.overflow == 0 and low.stages[0].strategy == "tiled" and tile is not None
+    assert (tile.tile_h, tile.num_tiles, tile.tile_w, tile.num_tiles_w, tile.halo_w, tile.out_w, tile.peak) == (
+        2, 4, 3, 3, 2, 8, 208)
+    assert low.traffic.read == 14 * 12 * 8 and low.traffic.written == 512
+    # below 96 nothing fits: the stage runs untiled and overflows by its whole excess
+    lowest = plan_memory(g, 95, 16)
+    assert lowest.stages[0].strategy == "normal" and lowest.overflow == 1024 - 95
 
 
 CONV_CHAIN = """
@@ -371,13 +384,13 @@ func.func @main(%x: tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32> {
 
 def test_minimum_budget_conv_chain_and_the_chain_fallback() -> None:
     # Three 3x3 convs on 1x2x8x8 (64 bytes per row), one-op stages of 1024, all linked.
-    # Each conv alone at one-row bands: 3 + 1 rows = 256 -> minimum_budget 256.
+    # Each conv alone at one-row bands: 3 + 1 rows = 256; in 2-D tiles 96.
     # The chain's one-row band is larger: the last conv's 1 row needs 3 rows of c2, 5 of c1,
     # 7 of x; stage 0 holds c1 5 + x 7 = 12 rows = 768. Below 768 the planner tiles the
     # stages one by one (each fits), from 768 up the chain fits and is used.
     g = graph(CONV_CHAIN)
-    assert minimum_budget(g, 16) == 256
-    assert smallest_fitting_budget(g, 16) == 256
+    assert minimum_budget(g, 16) == 96  # each conv alone in 1 x 1 tiles (test_minimum_budget_one_conv)
+    assert smallest_fitting_budget(g, 16) == 96
     # alone: tile_h = max(1, floor(budget * 8 / 1024) - 2); band (tile_h + 2) + tile_h rows
     for budget, tile_h, peak in [(256, 1, 256), (600, 2, 384), (767, 3, 512)]:
         plan = plan_memory(g, budget, 16)
@@ -440,3 +453,57 @@ def test_tile_ranges_single_conv() -> None:
     assert [r[1] for r in tiles] == [(0, 3), (3, 6), (6, 8)]
     assert [r[0] for r in tiles] == [(0, 4), (2, 7), (5, 8)]
     assert math.ceil(8 / 3) == len(tiles)
+
+
+# -- reduction tiles --------------------------------------------------------------------------------
+
+
+def gap_graph(op: str = "tgr.global_avg_pool", element: str = "f32") -> PlanGraph:
+    x, y = (1, 8, 10, 10), (1, 8, 1, 1)
+    return graph(
+        f"func.func @main(%x: {t(x, element)}) -> {t(y, element)} {{\n"
+        f"  %g = {op} %x : ({t(x, element)}) -> {t(y, element)}\n"
+        f"  func.return %g : {t(y, element)}\n}}"
+    )
+
+
+def test_reduction_tiles_height_and_peak() -> None:
+    # GAP on 1x8x10x10 f32: a row of the input is 8 * 10 * 4 = 320 bytes, the output 32 bytes,
+    # the accumulator 8 channels x (sum, compensation) x 4 = 64 bytes. Untiled: 3200 + 32.
+    # A tile of r rows: 320r + 32 + 64 (align 16). Budget 1000: r = 2 (736); r = 3 is 1056.
+    g = gap_graph()
+    assert g.steps[0].acc_bytes == 64
+    plan = plan_memory(g, 1000, 16)
+    tile = plan.stages[0].tile
+    assert plan.overflow == 0 and plan.stages[0].strategy == "tiled"
+    assert tile is not None and (tile.tile_h, tile.num_tiles, tile.halo, tile.out_h, tile.peak, tile.acc) == (
+        2, 5, 0, 10, 736, 64)
+    # the input is read once whatever the tile height, the output written once
+    assert (plan.traffic.read, plan.traffic.written) == (3200, 32)
+    # one-row tiles: 320 + 96 = 416 is the smallest arena; below it the stage runs untiled
+    assert minimum_budget(g, 16) == 416
+    assert plan_memory(g, 416, 16).stages[0].tile.tile_h == 1  # type: ignore[union-attr]
+    low = plan_memory(g, 415, 16)
+    assert low.stages[0].strategy == "normal" and low.overflow == 3232 - 415
+
+
+def test_reduction_tiles_accumulator_per_kind() -> None:
+    # max pooling keeps one float per channel; int8 keeps an int32 per channel, both kinds
+    assert gap_graph("tgr.global_max_pool").steps[0].acc_bytes == 8 * 4
+    q = "!tgr.quant<i8, 0.5:3>"
+    assert gap_graph(element=q).steps[0].acc_bytes == 8 * 4
+    assert gap_graph("tgr.global_max_pool", q).steps[0].acc_bytes == 8 * 4
+    # int8 at budget 300, align 16: a row is 80 bytes, output 8 -> 16, acc 32: 3 rows = 288
+    tile = plan_memory(gap_graph(element=q), 300, 16).stages[0].tile
+    assert tile is not None and (tile.tile_h, tile.num_tiles, tile.peak) == (3, 4, 288)
+
+
+def test_reduction_tiles_only_for_a_lone_accumulating_op() -> None:
+    # a stage that is not one global pooling op gets no reduction tiles: here a flatten
+    # (structural) over budget stays normal, and a GAP over a one-row map has nothing to cut
+    g = graph(
+        "func.func @main(%x: tensor<1x8x1x10xf32>) -> tensor<1x8x1x1xf32> {\n"
+        "  %g = tgr.global_avg_pool %x : (tensor<1x8x1x10xf32>) -> tensor<1x8x1x1xf32>\n"
+        "  func.return %g : tensor<1x8x1x1xf32>\n}"
+    )
+    assert plan_memory(g, 100, 16).stages[0].strategy == "normal"

@@ -4,19 +4,21 @@ Tiny ONNX models are compiled at budgets that make the planner choose normal, ti
 and chained stages (with pad and resize row maps, conv1d, rank-2 heads, LZ4 weight
 blocks), then run by runtime/tests/test_executor.c with a test kernel that checks and
 logs every band (see that file). Here the log is compared with what the compiler
-computes: the row ranges of transforms/plan/bands.py for every call of every tile,
-the ops called per tile, the traffic (bytes loaded and spilled) and stage counts,
-and that the executor's arena peak never exceeds the plan's peak.
+computes: the row ranges of transforms/plan/bands.py for every call of every tile (and
+the column windows of 2-D tiles), the ops called per tile, the traffic (bytes loaded and
+spilled) and stage counts, and that the executor's arena peak never exceeds the plan's
+peak. Hand-made plans then cover reduction tiles and 2-D tiles through the host runner.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import re
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -26,20 +28,39 @@ from onnx import numpy_helper
 from xdsl.context import Context
 
 from tigris.dialects.onnx.importer import import_model_file
-from tigris.emit.tgrs import Op, PlanFile, Stage, Tensor, TilePlan, Weight, write_plan
-from tigris.emit.tgrs.enums import DType, OpType, WeightLayout
+from tigris.emit.tgrs import (
+    Op,
+    PlanFile,
+    QuantParam,
+    Stage,
+    Tensor,
+    TilePlan,
+    Weight,
+    read_plan,
+    write_plan,
+)
+from tigris.emit.tgrs.enums import DType, FileFlag, OpType, WeightLayout
+from tigris.emit.tgrs.enums import SectionKind as K
 from tigris.emit.tgrs.from_ir import plan_file_from_module
+from tigris.emit.tgrs.records import OP, STAGE, TILE_PLAN
 from tigris.tools.runtime_build import INCLUDE_DIR, RUNTIME_DIR, STRICT_FLAGS, build, compiler
 from tigris.transforms.pipelines import TigrisCompilePass
 from tigris.transforms.plan import temporal
-from tigris.transforms.plan.bands import tile_ranges
+from tigris.transforms.plan.bands import axis_tile_ranges, tile_ranges
+from tigris.transforms.plan.geometry import Axis, has_axis
 from tigris.transforms.plan.graph import PlanGraph, build_plan_graph
 from tigris.transforms.plan.memory import timeline
+from tigris.transforms.plan import tiling
+from tigris.transforms.plan.tiling import band_bytes, receptive_field, stage_windows, tile_peak_2d, tile_reads
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 if str(MODELS_DIR) not in sys.path:
     sys.path.insert(0, str(MODELS_DIR))
 from graph_builder import GraphBuilder  # noqa: E402
+from quantize import quantize_int8  # noqa: E402
+from runtime_ops import random_inputs  # noqa: E402  (test/support)
+from fuzz_seeds import conv_pool_plan  # noqa: E402  (test/support)
+from tgrs_corruptions import FILES, get_field, set_field, set_pool  # noqa: E402
 
 ALIGN = 32  # the compiler's default; TIGRIS_TENSOR_ALIGN on x86_64
 SRC = RUNTIME_DIR / "src"
@@ -234,6 +255,8 @@ class Call:
     outs: dict[int, tuple[int, int]]
     ins: dict[int, tuple[int, int]]
     weights: dict[int, int]
+    acc: tuple[int, int] | None = None  # reduction tiles: (offset in the fast arena, bytes)
+    wins: dict[int, tuple[int, int]] | None = None  # 2-D tiles: columns of the operands held as windows
 
 
 @dataclass
@@ -256,8 +279,11 @@ def run(c: Compiled, *args: str, fast: int | None = None, slow: int = 1 << 20, s
             outs = {int(t): (int(s), int(e)) for t, s, e in re.findall(r" out=(\d+):(-?\d+):(-?\d+)", line)}
             ins = {int(t): (int(s), int(e)) for t, s, e in re.findall(r" in=(\d+):(-?\d+):(-?\d+)", line)}
             ws = {int(t): int(h, 16) for t, h in re.findall(r" w=(\d+):([0-9a-f]+)", line)}
+            acc = re.search(r" acc=(-?\d+):(\d+)", line)
+            wins = {int(t): (int(s), int(e)) for t, s, e in re.findall(r" win=(\d+):(-?\d+):(-?\d+)", line)}
             assert "BAD" not in line, f"{c.name}: {line}"
-            calls.append(Call(int(fields["op"]), int(fields["tile"]), int(fields["live"]), outs, ins, ws))
+            calls.append(Call(int(fields["op"]), int(fields["tile"]), int(fields["live"]), outs, ins, ws,
+                              (int(acc[1]), int(acc[2])) if acc else None, wins))
         elif "=" in line and not line.startswith("FAIL"):
             key, value = line.split("=", 1)
             stats[key] = int(value)
@@ -274,12 +300,49 @@ def fnv32(data: bytes) -> int:
 # ---------------------------------------------------------------- what the run must be
 
 
-def expected(c: Compiled) -> tuple[list[tuple[int, int]], dict[tuple[int, int], dict[int, tuple[int, int]]], dict[str, int]]:
+def group_ranges(c: Compiled, group: list[int]) -> list[dict[int, tuple[int, int]]]:
+    """Per tile of a tiled group, the rows of every tensor: bands.py's ranges (2-D tiles: those
+    of the tile's row band, tiles in row-major order), or for reduction tiles the runtime's
+    contract (docs/tgrs-format.md): the tile's rows of the reducing op's input, its outputs
+    whole (the compiler puts nothing else in such a stage yet)."""
+    tp = c.plan.tile_plans[c.plan.stages[group[0]].tile_plan]
+    if tp.reduce_op is None:
+        rows = tile_ranges(c.graph, [c.stages[i] for i in group], tp.tile_h)
+        return [r for r in rows for _ in range(tp.num_tiles_w)]
+    assert c.plan.stages[group[0]].ops == (tp.reduce_op,), "a reduction stage of more ops: use bands.py"
+    step = c.graph.steps[tp.reduce_op]
+    whole = {t: (0, c.graph.tensors[t].height) for t in step.outputs}
+    return [{step.inputs[0]: (h, min(h + tp.tile_h, tp.out_h)), **whole} for h in range(0, tp.out_h, tp.tile_h)]
+
+
+def group_windows(c: Compiled, group: list[int]) -> list[dict[int, tuple[int, int]]]:
+    """Per tile of a tiled group, the columns of every tensor held as a window: in 2-D tiles the
+    tile's column band of each tensor with a W axis to cut (bands.py, geometry.has_axis), none
+    in full-width tiles."""
+    tp = c.plan.tile_plans[c.plan.stages[group[0]].tile_plan]
+    if not tp.tile_w:
+        return [{} for _ in range(tp.num_tiles)]
+    cols = axis_tile_ranges(c.graph, [c.stages[i] for i in group], tp.tile_w, Axis.W)
+    wins = [{t: r for t, r in col.items() if has_axis(c.graph.tensors[t], Axis.W)} for col in cols]
+    return [w for _ in range(tp.num_tiles) for w in wins]
+
+
+def window_bytes(c: Compiled, t: int, rows: tuple[int, int], cols: tuple[int, int] | None) -> int:
+    """Bytes of rows (x columns, for a window) of tensor t: what the runtime holds or moves."""
+    return band_bytes(c.graph.tensors[t], rows[1] - rows[0], None if cols is None else cols[1] - cols[0])
+
+
+Ranges = dict[tuple[int, int], dict[int, tuple[int, int]]]
+
+
+def expected(c: Compiled) -> tuple[list[tuple[int, int]], Ranges, Ranges, dict[str, int]]:
     """From the plan and bands.py alone: the (op, tile) calls in order, the row range of
-    every tensor per (op, tile) call, and the run's stage counts and traffic."""
+    every tensor and the columns of every window per (op, tile) call, and the run's stage
+    counts and traffic."""
     plan, graph, stages = c.plan, c.graph, c.stages
     calls: list[tuple[int, int]] = []
     ranges: dict[tuple[int, int], dict[int, tuple[int, int]]] = {}
+    wins: dict[tuple[int, int], dict[int, tuple[int, int]]] = {}
     stats = dict(stages_normal=0, stages_tiled=0, stages_chain=0, total_tiles=0, loads_bytes=0, spills_bytes=0)
     for group in c.groups():
         first, last = plan.stages[group[0]], plan.stages[group[-1]]
@@ -290,23 +353,26 @@ def expected(c: Compiled) -> tuple[list[tuple[int, int]], dict[tuple[int, int], 
             for op in first.ops:
                 calls.append((op, -1))
                 ranges[(op, -1)] = {t: (0, graph.tensors[t].height) for t in (*graph.steps[op].inputs, *graph.steps[op].outputs)}
+                wins[(op, -1)] = {}
             continue
         tp = plan.tile_plans[first.tile_plan]
         stats["stages_chain" if tp.chain >= 0 else "stages_tiled"] += len(group)
-        stats["total_tiles"] += tp.num_tiles
-        tiles = tile_ranges(graph, [stages[i] for i in group], tp.tile_h)
-        assert len(tiles) == tp.num_tiles
-        for t, r in enumerate(tiles):
+        stats["total_tiles"] += tp.num_tiles * tp.num_tiles_w
+        tiles = group_ranges(c, group)
+        assert len(tiles) == tp.num_tiles * tp.num_tiles_w
+        for t, (r, w) in enumerate(zip(tiles, group_windows(c, group))):
             for tensor in first.inputs:
                 if tensor in r:
-                    stats["loads_bytes"] += graph.tensors[tensor].row_bytes * (r[tensor][1] - r[tensor][0])
+                    stats["loads_bytes"] += window_bytes(c, tensor, r[tensor], w.get(tensor))
             for i in group:
                 for op in plan.stages[i].ops:
                     step = graph.steps[op]
                     if any(o in r for o in step.outputs):
                         calls.append((op, t))
-                        ranges[(op, t)] = {x: r.get(x, (0, graph.tensors[x].height)) for x in (*step.inputs, *step.outputs)}
-    return calls, ranges, stats
+                        operands = (*step.inputs, *step.outputs)
+                        ranges[(op, t)] = {x: r.get(x, (0, graph.tensors[x].height)) for x in operands}
+                        wins[(op, t)] = {x: w[x] for x in operands if x in w}
+    return calls, ranges, wins, stats
 
 
 def planned_live(c: Compiled) -> dict[tuple[int, int], int]:
@@ -321,9 +387,8 @@ def planned_live(c: Compiled) -> dict[tuple[int, int], int]:
             tl = timeline(graph, ALIGN, st.first, st.last)
             live.update({(op, -1): tl.live[op - st.first] for op in first.ops})
             continue
-        tiles = tile_ranges(graph, [stages[i] for i in group], plan.tile_plans[first.tile_plan].tile_h)
-        for t, r in enumerate(tiles):
-            sizes = {x: graph.tensors[x].row_bytes * (e - s) for x, (s, e) in r.items()}
+        for t, (r, w) in enumerate(zip(group_ranges(c, group), group_windows(c, group))):
+            sizes = {x: window_bytes(c, x, rows, w.get(x)) for x, rows in r.items()}
             for i in group:
                 tl = timeline(graph, ALIGN, stages[i].first, stages[i].last, sizes)
                 live.update({(op, t): tl.live[op - stages[i].first] for op in plan.stages[i].ops})
@@ -336,12 +401,13 @@ def check_run(c: Compiled, res: Result) -> None:
     s = res.stats
     assert s["err"] == 0 and s["outputs_ok"] == 1 and s["bad"] == 0, (c.name, s)
     assert (s["error_stage"], s["error_op"], s["error_tensor"], s["kernel_error"]) == (NONE, NONE, NONE, 0), s
-    calls, ranges, stats = expected(c)
+    calls, ranges, wins, stats = expected(c)
     assert [(k.op, k.tile) for k in res.calls] == calls, c.name
     for k in res.calls:
         want = ranges[(k.op, k.tile)]
         got = {**k.ins, **k.outs}
         assert got == want, f"{c.name}: op {k.op} tile {k.tile}: {got} != bands.py {want}"
+        assert k.wins == wins[(k.op, k.tile)], f"{c.name}: op {k.op} tile {k.tile}: columns {k.wins}"
         for t, h in k.weights.items():
             assert h == fnv32(c.plan.weights[c.plan.tensors[t].weight].data), (c.name, k.op, t)
     if s["slow_overflow_count"]:
@@ -375,12 +441,13 @@ def test_cases_cover_every_strategy() -> None:
         for s in c.plan.stages:
             tp = c.plan.tile_plans[s.tile_plan] if s.tile_plan is not None else None
             kinds.add("normal" if tp is None else "chain" if tp.chain >= 0 else "tiled")
+            kinds |= {"2-D"} if tp is not None and tp.tile_w > 0 else set()
         kinds |= {f"chain{len(g)}" for g in c.groups() if len(g) > 1}
         kinds |= {"lz4"} if c.reserved else set()
         kinds |= {"lz4 chain, a block per stage" for g in c.groups()
                   if len({c.plan.stages[i].weight_block for i in g} - {None}) > 1}
         kinds |= {OpType(op.op_type).name for op in c.plan.ops}
-    assert {"normal", "tiled", "chain", "chain2", "chain3", "chain4", "lz4", "lz4 chain, a block per stage",
+    assert {"normal", "tiled", "2-D", "chain", "chain2", "chain3", "chain4", "lz4", "lz4 chain, a block per stage",
             "PAD", "RESIZE", "CONV1D",
             "GLOBAL_AVG", "FULLY_CONN", "MAX_POOL", "AVG_POOL", "ADD"} <= kinds, kinds
 
@@ -427,9 +494,12 @@ def test_normal_stage_overflows_to_slow_memory() -> None:
 
 
 def test_overflow_in_multi_stage_plan() -> None:
-    """Stages whose peak exceeds the arena overflow, later stages still get their inputs."""
+    """Stages whose peak exceeds the arena overflow, later stages still get their inputs: every
+    compiled case with a normal stage larger than its tiles' arena (which cases have one is the
+    planner's choice; reduction tiles took the head's global pool out of its normal stage), and
+    a hand-built plan whose normal stage overflows before a tiled stage reads its output."""
     runs = 0
-    for case in [("head", 2048, "none"), ("pad_nearest", 8192, "none")]:
+    for case in CASES:
         c = compiled(*case)
         normal_peaks = [s.peak for s in c.plan.stages if s.tile_plan is None]
         tile_peaks = [c.plan.tile_plans[s.tile_plan].peak for s in c.plan.stages if s.tile_plan is not None]
@@ -440,7 +510,13 @@ def test_overflow_in_multi_stage_plan() -> None:
         check_run(c, res)
         assert res.stats["slow_overflow_count"] > 0
         runs += 1
-    assert runs >= 2
+    assert runs >= 1
+    ops = [Op(OpType.RELU, "r0", (0,), (1,)), Op(OpType.RELU, "r1", (1,), (2,))]
+    stages = [Stage((0,), (0,), (1,), 512), Stage((1,), (1,), (2,), 512, tile_plan=0)]
+    hand = PlanFile("overflow", _tensors(3), ops, stages, (0,), (2,), [TilePlan(2, 4, 0, 8, 128)])
+    s = run(_hand("overflow", hand), fast=128 + ALIGN).stats  # the normal stage needs 512
+    assert s["err"] == 0 and s["outputs_ok"] == 1 and s["bad"] == 0 and s["slow_overflow_count"] > 0, s
+    assert (s["stages_normal"], s["stages_tiled"], s["total_tiles"]) == (1, 1, 4)
 
 
 def test_missing_model_input() -> None:
@@ -454,7 +530,7 @@ def test_missing_model_input() -> None:
 @pytest.mark.parametrize("case", [("convnet", 16384, "none"), ("residual", 8192, "none"), ("head", 4096, "none")])
 def test_kernel_error_stops_the_run(case: tuple[str, int, str]) -> None:
     c = compiled(*case)
-    calls, _, _ = expected(c)
+    calls, _, _, _ = expected(c)
     fail = calls[len(calls) // 2][0]
     res = run(c, "--fail-op", str(fail))
     assert res.stats["err"] == ERR["kernel"]
@@ -697,12 +773,12 @@ def test_with_the_real_loader() -> None:
 # ---------------------------------------------------------------- the host runner
 
 
-def _runner() -> Path:
+def _runner(sanitize: bool = False) -> Path:
     tools = RUNTIME_DIR / "tools"
     from tigris.tools.runtime_build import library_sources
 
     return build("tigris-run", [*library_sources(), tools / "tigris_host.c", tools / "tigris_run.c"],
-                 extra_flags=(f"-I{tools}",))
+                 sanitize=sanitize, extra_flags=(f"-I{tools}",))
 
 
 def _nhwc(x: np.ndarray) -> np.ndarray:
@@ -723,7 +799,7 @@ def test_host_runner_matches_onnxruntime(case: tuple[str, int, str], tmp_path: P
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     stats = dict(line.split("=") for line in proc.stdout.splitlines())
-    _, _, want = expected(c)
+    _, _, _, want = expected(c)
     for key in ("stages_normal", "stages_tiled", "stages_chain", "total_tiles", "loads_bytes", "spills_bytes"):
         assert int(stats[key]) == want[key], key
     assert int(stats["slow_overflow_count"]) == 0 and "fast_peak" in stats
@@ -763,3 +839,422 @@ def test_host_runner_errors(tmp_path: Path) -> None:
     ok = subprocess.run([str(exe), str(c.path), str(good_in), out, "--fast", f"{tile_peak}", "--slow", "1M"],
                         capture_output=True, text=True, timeout=60)
     assert ok.returncode == 0 and ok.stdout == "" and Path(out).stat().st_size == c.graph.tensors[c.plan.outputs[0]].nbytes
+
+
+# ---------------------------------------------------------------- reduction tiles
+#
+# A stage holding a global pool runs in tiles of its input's rows; the pool keeps an
+# accumulator at the arena bottom across the tiles and writes its output after the last one
+# (docs/tgrs-format.md, "Reduction tiles"). The same plan without tiles is the oracle: the
+# outputs must be the same bytes. The runs use the host runner (tigris-run, reference kernels)
+# built with ASan + UBSan.
+
+POOL_X = (1, 5, 7, 6)  # C = 5 is not a multiple of 4; H = 7 rows to cut
+POOL_Y = (1, 5, 1, 1)
+ACC_PER_CHANNEL = {(OpType.GLOBAL_AVG, DType.F32): 8, (OpType.GLOBAL_MAX, DType.F32): 4,
+                   (OpType.GLOBAL_AVG, DType.I8): 4, (OpType.GLOBAL_MAX, DType.I8): 4}  # Kahan pair, max, int32
+X_Q, AVG_Q = QuantParam((0.05,), (-3,)), QuantParam((0.02,), (5,))
+
+
+def _band_peak(*sizes: int) -> int:
+    return sum(align_up(n) for n in sizes)
+
+
+def pool_plan(op_type: OpType, dtype: DType, tile_h: int | None, acc_bytes: int | None = None,
+              relu_first: bool = False) -> PlanFile:
+    """x -> [relu ->] global pool, one stage: in reduction tiles of `tile_h` input rows (None:
+    untiled). An int8 max keeps x's parameters (its result is a plain max of the bytes), a mean
+    requantizes to its own."""
+    item = DType(dtype).size
+    quants = [X_Q, AVG_Q] if dtype == DType.I8 else []
+    y_q = (0 if op_type == OpType.GLOBAL_MAX else 1) if quants else None
+    x_q = 0 if quants else None
+    t = [Tensor("x", dtype, POOL_X, quant=x_q), Tensor("y", dtype, POOL_Y, quant=y_q)]
+    ops = [Op(op_type, "pool", (0,), (1,))]
+    if relu_first:
+        t.append(Tensor("relu", dtype, POOL_X, quant=x_q))
+        ops = [Op(OpType.RELU, "relu", (0,), (2,)), Op(op_type, "pool", (2,), (1,))]
+    row = POOL_X[1] * POOL_X[3] * item
+    need = POOL_X[0] * POOL_X[1] * ACC_PER_CHANNEL[(op_type, dtype)]
+    acc = need if acc_bytes is None else acc_bytes
+    flags = FileFlag.QUANTIZED if quants else FileFlag(0)
+    if tile_h is None:
+        stage = Stage(tuple(range(len(ops))), (0,), (1,), peak=_band_peak(*[row * 7] * len(ops), row))
+        return PlanFile("pool", t, ops, [stage], (0,), (1,), quant_params=quants, flags=flags)
+    peak = _band_peak(acc, *[row * tile_h] * len(ops), POOL_Y[1] * item)
+    tp = TilePlan(tile_h, -(-POOL_X[2] // tile_h), 0, POOL_X[2], peak, reduce_op=len(ops) - 1, acc_bytes=acc)
+    stage = Stage(tuple(range(len(ops))), (0,), (1,), peak=peak, tile_plan=0)
+    return PlanFile("pool", t, ops, [stage], (0,), (1,), [tp], quant_params=quants, flags=flags)
+
+
+def pool_input(dtype: DType) -> np.ndarray:
+    """x in the runtime layout (NHWC): floats of one sign, so a mean has no cancellation (and a
+    relative error means something), with a NaN and a -inf in channel 2; int8 all over its range."""
+    rng = np.random.default_rng(7)
+    shape = (POOL_X[0], POOL_X[2], POOL_X[3], POOL_X[1])
+    if dtype == DType.I8:
+        return rng.integers(-128, 128, shape, dtype=np.int8)
+    x = rng.uniform(0.5, 4.0, shape).astype(np.float32)
+    x[0, 4, 3, 2] = np.nan
+    x[0, 1, 0, 2] = -np.inf
+    return x
+
+
+@dataclass
+class HostRun:
+    code: int
+    out: bytes
+    stats: dict[str, int]
+    error: str
+
+
+def host_run(plan: PlanFile, x: np.ndarray | list[np.ndarray], tmp: Path, fast: int | None = None,
+             compress: str = "none") -> HostRun:
+    """The plan through the sanitized host runner (inputs in the runtime layout, in model-input
+    order): its exit code, output bytes, --stats, stderr."""
+    (tmp / "plan.tgrs").write_bytes(write_plan(plan, compress))
+    inputs = x if isinstance(x, list) else [x]
+    (tmp / "in.bin").write_bytes(b"".join(np.ascontiguousarray(a).tobytes() for a in inputs))
+    out = tmp / "out.bin"
+    out.unlink(missing_ok=True)
+    cmd = [str(_runner(sanitize=True)), str(tmp / "plan.tgrs"), str(tmp / "in.bin"), str(out), "--stats"]
+    proc = subprocess.run([*cmd, *(["--fast", str(fast)] if fast is not None else [])], capture_output=True,
+                          text=True, timeout=120)
+    assert "Sanitizer" not in proc.stderr and "runtime error" not in proc.stderr, proc.stderr
+    stats = {k: int(v) for k, v in (line.split("=") for line in proc.stdout.splitlines())}
+    return HostRun(proc.returncode, out.read_bytes() if proc.returncode == 0 else b"", stats, proc.stderr)
+
+
+@pytest.mark.parametrize("tile_h", [1, 2, 3, 7])
+@pytest.mark.parametrize("dtype", [DType.F32, DType.I8], ids=["f32", "i8"])
+@pytest.mark.parametrize("op_type", [OpType.GLOBAL_AVG, OpType.GLOBAL_MAX], ids=["avg", "max"])
+def test_reduction_tiles_give_the_untiled_bytes(op_type: OpType, dtype: DType, tile_h: int, tmp_path: Path) -> None:
+    """Every tile height: the untiled result bit for bit, the input loaded once, the output
+    spilled once, and the arena holding exactly the accumulator and one tile's bands."""
+    x = pool_input(dtype)
+    untiled = host_run(pool_plan(op_type, dtype, None), x, tmp_path)
+    assert untiled.code == 0 and untiled.stats["stages_normal"] == 1, untiled.error
+    plan = pool_plan(op_type, dtype, tile_h)
+    tp = plan.tile_plans[0]
+    tiled = host_run(plan, x, tmp_path, fast=tp.peak)
+    assert tiled.code == 0, tiled.error
+    assert tiled.out == untiled.out
+    s = tiled.stats
+    assert (s["stages_tiled"], s["total_tiles"], s["stages_normal"]) == (1, tp.num_tiles, 0)
+    assert s["loads_bytes"] == x.nbytes and s["spills_bytes"] == len(tiled.out) == plan.tensors[1].nbytes
+    assert s["slow_overflow_count"] == 0
+    assert s["fast_peak"] == tp.peak  # the accumulator counts: without it the peak would be lower
+    y = np.frombuffer(tiled.out, x.dtype)
+    if op_type == OpType.GLOBAL_MAX:  # NaN wins in channel 2; an int8 max keeps x's parameters: a copy
+        want = x.max(axis=(0, 1, 2))
+        np.testing.assert_array_equal(y, want)
+        assert dtype == DType.I8 or np.isnan(y[2])
+    elif dtype == DType.F32:  # a consistent but wrong sum would pass the oracle, not this
+        finite = np.delete(np.arange(POOL_X[1]), 2)
+        want = x.astype(np.float64).mean(axis=(0, 1, 2))
+        np.testing.assert_allclose(y[finite], want[finite], rtol=1e-6)
+
+
+def test_reduction_tiles_band_the_ops_before_the_pool(tmp_path: Path) -> None:
+    """A relu in the reduction stage gets the pool's input rows (the backward propagation skips
+    the pool), so the stage still loads its input once and gives the untiled bytes."""
+    x = pool_input(DType.F32)
+    untiled = host_run(pool_plan(OpType.GLOBAL_AVG, DType.F32, None, relu_first=True), x, tmp_path)
+    for tile_h in (2, 3):
+        plan = pool_plan(OpType.GLOBAL_AVG, DType.F32, tile_h, relu_first=True)
+        tiled = host_run(plan, x, tmp_path, fast=plan.tile_plans[0].peak)
+        assert tiled.code == 0 and tiled.out == untiled.out, tiled.error
+        assert tiled.stats["loads_bytes"] == x.nbytes and tiled.stats["fast_peak"] == plan.tile_plans[0].peak
+
+
+@pytest.mark.parametrize("dtype", [DType.F32, DType.I8], ids=["f32", "i8"])
+@pytest.mark.parametrize("op_type", [OpType.GLOBAL_AVG, OpType.GLOBAL_MAX], ids=["avg", "max"])
+def test_accumulator_smaller_than_the_kernel_needs(op_type: OpType, dtype: DType, tmp_path: Path) -> None:
+    """One byte short: the kernel refuses (a kernel error naming the op), it does not overrun."""
+    need = POOL_X[1] * ACC_PER_CHANNEL[(op_type, dtype)]
+    res = host_run(pool_plan(op_type, dtype, 3, acc_bytes=need - 1), pool_input(dtype), tmp_path)
+    assert res.code == 1 and res.out == b"", res
+    assert "op 0 'pool'" in res.error, res.error
+    assert "missing table, scales, parameters or tensor data" in res.error, res.error
+    assert host_run(pool_plan(op_type, dtype, 3, acc_bytes=need), pool_input(dtype), tmp_path).code == 0
+
+
+def test_reduction_tiles_refuse_an_arena_below_the_peak(tmp_path: Path) -> None:
+    """The peak (accumulator included) must fit after the reserved prefix, as for any tile plan."""
+    plan = pool_plan(OpType.GLOBAL_AVG, DType.F32, 2)
+    res = host_run(plan, pool_input(DType.F32), tmp_path, fast=plan.tile_plans[0].peak - 1)
+    assert res.code == 1 and "tiled execution" in res.error, res
+
+
+def test_reduction_tiles_keep_clear_of_lz4_weights(tmp_path: Path) -> None:
+    """conv (an LZ4 weight block) and a global average in reduction tiles, in one stage: the
+    untiled bytes (the accumulator does not overwrite the decompressed weights)."""
+    x = np.random.default_rng(4).standard_normal((1, 7, 6, 3)).astype(np.float32)
+    untiled = host_run(conv_pool_plan(None), x, tmp_path, compress="lz4")
+    assert untiled.code == 0, untiled.error
+    for tile_h in (1, 2, 3):
+        plan = conv_pool_plan(tile_h)
+        data = write_plan(plan, "lz4")
+        reserved = int.from_bytes(data[24:28], "little")
+        assert reserved > 0
+        tiled = host_run(plan, x, tmp_path, fast=align_up(reserved) + plan.tile_plans[0].peak, compress="lz4")
+        assert tiled.code == 0 and tiled.out == untiled.out, (tile_h, tiled.error)
+        assert tiled.stats["fast_peak"] <= align_up(reserved) + plan.tile_plans[0].peak
+
+
+@pytest.mark.parametrize("compress", ["none", "lz4"])
+def test_accumulator_sits_after_the_reserved_prefix(compress: str, tmp_path: Path) -> None:
+    """The pool sees its accumulator at align_up(fast_reserved), acc_bytes long, on every tile
+    (and no other op sees one); the tile's bands are allocated after it."""
+    plan = conv_pool_plan(2)
+    path = tmp_path / "conv_pool.tgrs"
+    path.write_bytes(write_plan(plan, compress))
+    reserved = int.from_bytes(path.read_bytes()[24:28], "little")
+    assert (reserved > 0) == (compress == "lz4")
+    tp = plan.tile_plans[0]
+    res = run(Compiled("conv_pool", path, plan, None, 0), fast=align_up(reserved) + tp.peak)  # type: ignore[arg-type]
+    assert res.stats["err"] == 0 and res.stats["outputs_ok"] == 1, res.stats
+    pools = [k for k in res.calls if k.op == tp.reduce_op]
+    assert [k.tile for k in pools] == list(range(tp.num_tiles))
+    assert all(k.acc == (align_up(reserved), tp.acc_bytes) for k in pools)
+    assert all(k.acc is None for k in res.calls if k.op != tp.reduce_op)
+    assert res.stats["fast_peak"] <= align_up(reserved) + tp.peak
+    # the bands live after the accumulator: what the tile holds fits beside it
+    assert all(k.live <= tp.peak - align_up(tp.acc_bytes) for k in res.calls)
+
+
+# Plans the loader refuses (test/support/tgrs_corruptions.py has the same corruptions with the
+# reader's messages); the executor checks them again before the first tile, as it checks every
+# tile plan: (corruption of a fixture plan of test_tgrs_roundtrip.py, the stage refused).
+REDUCTION_REFUSALS = {
+    "reduce_op out of range": ("reduced", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "reduce_op", 9), 0),
+    "reduce_op not the last op": ("reduced", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "reduce_op", 0), 0),
+    "an op that does not accumulate": (
+        "reduced", lambda d: set_field(d, K.OPS, OP, 1, "op_type", int(OpType.RELU)), 0),
+    "in a chain": ("reduced", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "chain", 1), 0),
+    "out_h not the input's rows": ("reduced", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "out_h", 8), 0),
+    "no accumulator": ("reduced", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 1, "acc_bytes", 0), 2),
+    "accumulator above the peak": ("reduced", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 1, "acc_bytes", 129), 2),
+    "output not the pool's": (
+        "reduced", lambda d: set_pool(d, K.INDEX_POOL, get_field(d, K.STAGES, STAGE, 0, "outputs"), 1), 0),
+    "accumulator without reduce_op": ("float", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "acc_bytes", 64), 0),
+}
+
+
+@pytest.mark.parametrize("case", list(REDUCTION_REFUSALS))
+def test_executor_refuses_a_bad_reduction_plan(case: str, tmp_path: Path) -> None:
+    check_refused(case, *REDUCTION_REFUSALS[case], tmp_path)
+
+
+def check_refused(case: str, base: str, corrupt, stage: int, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Through the harness's own parser (no loader): TIGRIS_EXEC_ERR_TILE at that stage, before any
+    of its tiles; the stages before it ran. The sound plan runs."""
+    path = tmp_path / f"{base}.tgrs"
+    path.write_bytes(FILES[base])
+    ok = run(Compiled(base, path, None, None, 0), fast=1 << 16)  # type: ignore[arg-type]
+    assert ok.stats["err"] == 0 and ok.stats["outputs_ok"] == 1 and ok.stats["bad"] == 0, ok.stats
+    path.write_bytes(corrupt(FILES[base]))
+    res = run(Compiled(case, path, None, None, 0), fast=1 << 16)  # type: ignore[arg-type]
+    assert res.stats["err"] == ERR["tile"] and res.stats["error_stage"] == stage, res.stats
+    assert {k.op for k in res.calls} == {op for st in read_plan(FILES[base]).stages[:stage] for op in st.ops}
+
+
+
+# ---------------------------------------------------------------- 2-D tiles
+#
+# A stage cut into tile_h x tile_w tiles of its output (docs/tgrs-format.md, "2-D tiles"). Each
+# graph below is compiled into one normal stage, float and int8, and that stage is then given a
+# 2-D tile plan by hand. The int8 graphs are QDQ graphs: written by hand (a quantize-dequantize
+# pair on every activation, so each op requantizes; "qdq" keeps float ops around an int8 one:
+# a quantize and a dequantize in the stage), or from onnxruntime's quantizer for the
+# convolutions. The normal stage is the oracle: the tiled outputs must be its very bytes. What
+# the tiles read is computed here by hand (the input windows of the one window op, or of none)
+# and must also be the compiler's prediction (tiling.tile_reads); the arena is the compiler's
+# tile peak.
+
+MAP = (1, 5, 7, 9)  # C = 5; 7 rows and 9 columns, cut unevenly by the tile shapes below
+TILE_SHAPES = [(1, 1), (2, 3), (3, 4)]
+
+
+def _two_maps(g: GraphBuilder, x: str, q) -> str:  # type: ignore[no-untyped-def]
+    return q(g.add(q(x), q(g.add_input("b", MAP))))
+
+
+def _scaled(g: GraphBuilder, x: str, q) -> str:  # type: ignore[no-untyped-def]
+    return q(g.binary("Mul", q(x), q(g.add_input("s", (1, MAP[1], 1, 1)))))
+
+
+def _constants(g: GraphBuilder, x: str, q) -> str:  # type: ignore[no-untyped-def]
+    """A per-channel [C, 1, 1] and a per-column [W] constant (ONNX broadcasting: right-aligned)."""
+    y = q(g.binary("Mul", q(x), q(g.init("c", g.rng.uniform(0.5, 1.5, (MAP[1], 1, 1)).astype(np.float32)))))
+    return q(g.binary("Add", y, q(g.init("d", g.rng.normal(0, 1, MAP[3]).astype(np.float32)))))
+
+
+def _float_around(g: GraphBuilder, x: str, q) -> str:  # type: ignore[no-untyped-def]
+    """sigmoid, relu, sigmoid: in int8 only the relu is quantized."""
+    return g.unary("Sigmoid", q(g.relu(q(g.unary("Sigmoid", x)))))
+
+
+# name -> (graph body (g, x, q: the quantize-dequantize pair of the int8 variant), the window
+# (kernel, stride, pad) of its one window op or None, whether onnxruntime quantizes the int8 variant)
+GRAPHS_2D = {
+    "relu": (lambda g, x, q: q(g.relu(q(x))), None, False),
+    "add": (_two_maps, None, False),
+    "scale": (_scaled, None, False),
+    "constants": (_constants, None, False),
+    "qdq": (_float_around, None, False),
+    "conv": (lambda g, x, q: g.relu(g.conv(x, 6, 3)), (3, 1, 1), True),
+    "depthwise": (lambda g, x, q: g.conv(x, MAP[1], 3, stride=2, groups=MAP[1]), (3, 2, 1), True),
+    "max_pool": (lambda g, x, q: q(g.pool("MaxPool", q(x), 3, 1, pad=1)), (3, 1, 1), False),
+    "avg_pool": (lambda g, x, q: q(g.pool("AveragePool", q(x), 3, 2, pad=1)), (3, 2, 1), False),
+}
+
+
+def _map_graph(name: str, int8: bool) -> onnx.ModelProto:
+    body, _, by_onnxruntime = GRAPHS_2D[name]
+    g = GraphBuilder(f"tiles2d_{name}", 31)
+
+    def qdq(v: str) -> str:
+        k = len(g.nodes)  # parameters that differ from one pair to the next: every op requantizes
+        scale, zp = np.float32(0.03 + 0.005 * (k % 5)), np.int8(k % 7 - 3)
+        q = (g.init(g.unique("scale"), scale), g.init(g.unique("zp"), zp))
+        return g.op("DequantizeLinear", [g.op("QuantizeLinear", [v, *q], g.shapes[v]), *q], g.shapes[v])
+
+    by_hand = int8 and not by_onnxruntime
+    model = g.build({"y": body(g, g.add_input("x", MAP), qdq if by_hand else lambda v: v)})
+    return quantize_int8(model) if int8 and by_onnxruntime else model
+
+
+@functools.cache
+def one_stage(name: str, int8: bool) -> tuple[PlanFile, PlanGraph]:
+    """The graph compiled at a budget it fits untiled: one normal stage, and its plan graph."""
+    path = _TMP / f"tiles2d_{name}_{int8}.onnx"
+    onnx.save(_map_graph(name, int8), path)
+    module = import_model_file(str(path), None)
+    TigrisCompilePass(budget=1 << 20, align=ALIGN).apply(Context(), module)
+    plan = plan_file_from_module(module, 1 << 20)
+    assert len(plan.stages) == 1 and plan.stages[0].tile_plan is None
+    return plan, build_plan_graph(module)
+
+
+def as_stage(plan: PlanFile) -> temporal.Stage:
+    st = plan.stages[0]
+    return temporal.Stage(0, st.ops[0], st.ops[-1], st.peak, list(st.inputs), list(st.outputs))
+
+
+def tiled_2d(plan: PlanFile, graph: PlanGraph, tile_h: int, tile_w: int) -> PlanFile:
+    """The plan's one stage in tile_h x tile_w tiles, at the compiler's peak for them."""
+    stage = as_stage(plan)
+    _, _, h, w = plan.tensors[plan.outputs[0]].shape
+    halo = receptive_field(stage_windows(graph, [stage])) - 1
+    steps = graph.steps[stage.first : stage.last + 1]
+    halo_w = receptive_field([s.window_w for s in steps if s.window_w]) - 1
+    tp = TilePlan(tile_h, math.ceil(h / tile_h), halo, h, tile_peak_2d(graph, stage, tile_h, tile_w, ALIGN),
+                  tile_w=tile_w, num_tiles_w=math.ceil(w / tile_w), halo_w=halo_w, out_w=w)
+    return replace(plan, stages=[replace(plan.stages[0], tile_plan=0)], tile_plans=[tp])
+
+
+def window_extent(size: int, out: int, tile: int, window: tuple[int, int, int] | None) -> int:
+    """Input indices along one axis summed over the tiles of `tile` of the `out` outputs: each
+    tile's [s * stride - pad, (e - 1) * stride - pad + kernel) clamped to the `size` inputs."""
+    k, stride, pad = window or (1, 1, 0)
+    spans = [(s * stride - pad, (min(s + tile, out) - 1) * stride - pad + k) for s in range(0, out, tile)]
+    return sum(min(size, e) - max(0, s) for s, e in spans)
+
+
+def loads_by_hand(plan: PlanFile, name: str, tile_h: int, tile_w: int) -> int:
+    """Bytes the tiles load: each full map input's windows, and a one-pixel input (the scale) whole
+    in every tile."""
+    window = GRAPHS_2D[name][1]
+    _, _, h, w = plan.tensors[plan.outputs[0]].shape
+    tiles = math.ceil(h / tile_h) * math.ceil(w / tile_w)
+    total = 0
+    for i in plan.inputs:
+        t = plan.tensors[i]
+        pixel = t.shape[0] * t.shape[1] * DType(t.dtype).size
+        if t.shape[2:] == (1, 1):
+            total += tiles * pixel
+        else:
+            rows, cols = window_extent(t.shape[2], h, tile_h, window), window_extent(t.shape[3], w, tile_w, window)
+            total += rows * cols * pixel
+    return total
+
+
+@pytest.mark.parametrize("tile", TILE_SHAPES, ids=[f"{h}x{w}" for h, w in TILE_SHAPES])
+@pytest.mark.parametrize("int8", [False, True], ids=["f32", "i8"])
+@pytest.mark.parametrize("name", list(GRAPHS_2D))
+def test_2d_tiles_give_the_untiled_bytes(name: str, int8: bool, tile: tuple[int, int],
+                                         tmp_path: Path) -> None:
+    """Every tile shape: the untiled bytes, the tiles' loads as computed by hand (and by the
+    compiler), every output pixel spilled once, the arena holding the compiler's tile peak, and an
+    arena one byte smaller refused."""
+    plan, graph = one_stage(name, int8)
+    kernels = {(OpType(op.op_type), DType(plan.tensors[op.outputs[0]].dtype)) for op in plan.ops}
+    assert any(dtype == DType.I8 for _, dtype in kernels) == int8, kernels  # the int8 kernels run
+    x = random_inputs(plan, 11)  # int8 for the inputs the compiler quantizes (QDQ models)
+    untiled = host_run(plan, x, tmp_path)
+    assert untiled.code == 0 and untiled.stats["stages_normal"] == 1, untiled.error
+    tiled_plan = tiled_2d(plan, graph, *tile)
+    tp = tiled_plan.tile_plans[0]
+    tiled = host_run(tiled_plan, x, tmp_path, fast=tp.peak)
+    assert tiled.code == 0, tiled.error
+    assert tiled.out == untiled.out
+    s = tiled.stats
+    assert (s["stages_tiled"], s["total_tiles"], s["stages_normal"]) == (1, tp.num_tiles * tp.num_tiles_w, 0)
+    planned = tiling.TilePlan(tp.tile_h, tp.num_tiles, tp.halo, tp.out_h, tp.peak, tile_w=tp.tile_w,
+                              num_tiles_w=tp.num_tiles_w, halo_w=tp.halo_w, out_w=tp.out_w)
+    assert s["loads_bytes"] == loads_by_hand(plan, name, *tile)
+    assert s["loads_bytes"] == tile_reads(graph, [as_stage(plan)], planned)
+    assert s["spills_bytes"] == len(tiled.out) == sum(plan.tensors[o].nbytes for o in plan.outputs)
+    assert s["slow_overflow_count"] == 0 and s["fast_peak"] <= tp.peak
+    below = host_run(tiled_plan, x, tmp_path, fast=tp.peak - 1)
+    assert below.code == 1 and "tiled execution" in below.error, below
+
+
+
+# 2-D plans the loader refuses (tgrs_corruptions.py: the same corruptions, with the reader's messages),
+# checked again by the executor: (corruption of a fixture plan of test_tgrs_roundtrip.py, the stage refused).
+TILES_2D_REFUSALS = {
+    "W fields without tile_w": ("tiles2d", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "tile_w", 0), 0),
+    "halo_w without tile_w": ("float", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "halo_w", 2), 0),
+    "out_w without tile_w": ("float", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "out_w", 16), 0),
+    "in a chain": ("tiles2d", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "chain", 0), 0),
+    "reduction tiles": ("reduced", lambda d: set_field(set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "tile_w", 1),
+                                                       K.TILE_PLANS, TILE_PLAN, 0, "out_w", 1), 0),
+    "too few column tiles": ("tiles2d", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "num_tiles_w", 2), 0),
+    "an empty column tile": ("tiles2d", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "num_tiles_w", 4), 0),
+    "an op without windows": ("tiles2d", lambda d: set_field(d, K.OPS, OP, 1, "op_type", int(OpType.SOFTMAX)), 0),
+    "out_w not the outputs' W": ("tiles2d", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "out_w", 9), 0),
+    "out_h not the outputs' H": ("tiles2d", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "out_h", 5), 0),
+}
+
+
+@pytest.mark.parametrize("case", list(TILES_2D_REFUSALS))
+def test_executor_refuses_a_bad_2d_plan(case: str, tmp_path: Path) -> None:
+    check_refused(case, *TILES_2D_REFUSALS[case], tmp_path)
+
+
+def test_2d_fixture_runs_in_windows(tmp_path: Path) -> None:
+    """The fixture's conv, relu and mul in 3 x 3 tiles, through the checking harness: every operand
+    with a W axis is a window of the tile's columns widened by the conv's halo, the per-channel
+    scale s is whole, and every output pixel is written once."""
+    path = tmp_path / "tiles2d.tgrs"
+    path.write_bytes(FILES["tiles2d"])
+    res = run(Compiled("tiles2d", path, None, None, 0), fast=1 << 16)  # type: ignore[arg-type]
+    assert res.stats["err"] == 0 and res.stats["outputs_ok"] == 1 and res.stats["bad"] == 0, res.stats
+    cols = [(0, 4), (4, 8), (8, 10)]
+    for k in res.calls:
+        w0, w1 = cols[k.tile % 3]
+        want = {0: (max(0, w0 - 1), min(10, w1 + 1))} if k.op == 0 else {}  # x: the conv's halo
+        want |= {t: (w0, w1) for t in (3, 4, 5) if t in k.ins or t in k.outs}
+        assert k.wins == want, (k.op, k.tile, k.wins)
+    assert res.stats["total_tiles"] == 9 and res.stats["spills_bytes"] == 4 * 6 * 10 * 4
+
+def test_2d_graphs_cover_the_kernels() -> None:
+    """The graphs above run every kind of kernel a 2-D tile has, float32 and int8."""
+    plans = [one_stage(name, int8)[0] for name in GRAPHS_2D for int8 in (False, True)]
+    kinds = {(OpType(op.op_type), DType(plan.tensors[op.outputs[0]].dtype)) for plan in plans for op in plan.ops}
+    ops = (OpType.RELU, OpType.ADD, OpType.MUL, OpType.CONV, OpType.DEPTHWISE, OpType.MAX_POOL, OpType.AVG_POOL)
+    want = {(op, dtype) for op in ops for dtype in (DType.F32, DType.I8)}
+    want |= {(OpType.QUANTIZE, DType.I8), (OpType.DEQUANTIZE, DType.F32), (OpType.SIGMOID, DType.F32)}
+    assert want - kinds == set(), want - kinds

@@ -2,7 +2,7 @@
 
 `runtime/tests/fuzz_plan.c` mutates a seed corpus of real plans (the reader's fixture plans
 and the fuzz seeds of test/support/fuzz_seeds.py: every runtime op kind, float and int8,
-tiled stages, chains, LZ4 and XIP), usually fixing file_size and the CRC afterwards so the
+tiled stages, chains, reduction tiles, 2-D tiles, LZ4 and XIP), usually fixing file_size and the CRC afterwards so the
 mutations reach the record checks; exact record fields are targeted through the field table
 of the format's definition (-F). Each input is loaded from a heap block of exactly its size;
 on TIGRIS_OK every accessor of tigris.h is walked over the plan, and the plan is run by
@@ -89,8 +89,11 @@ def test_seeds_cover_every_op_kind_tiles_chains_lz4_and_xip() -> None:
         for stage in plan.stages:
             tp = plan.tile_plans[stage.tile_plan] if stage.tile_plan is not None else None
             kinds.add("normal" if tp is None else "chain" if tp.chain >= 0 else "tiled")
+            kinds |= {"reduction"} if tp is not None and tp.reduce_op is not None else set()
+            kinds |= {"2-D"} if tp is not None and tp.tile_w > 0 else set()
         kinds |= {f.name for f in FileFlag if f in FileFlag(plan.flags)}
-    assert kinds >= {t.name for t in OpType if t != OpType.UNKNOWN} | {"normal", "tiled", "chain", "LZ4", "XIP"}, kinds
+    want = {t.name for t in OpType if t != OpType.UNKNOWN} | {"normal", "tiled", "chain", "reduction", "2-D", "LZ4", "XIP"}
+    assert kinds >= want, want - kinds
 
 
 def test_fuzz_loader_and_executor(corpus: list[Path], tmp_path: Path) -> None:
@@ -106,6 +109,8 @@ def test_fuzz_loader_and_executor(corpus: list[Path], tmp_path: Path) -> None:
     for code in ("OK", "ERR_KERNEL", "ERR_MEM", "ERR_TILE"):  # the executor's paths, reached
         assert stats[f"TIGRIS_EXEC_{code}"] > 0, (code, stats)
     assert stats["TIGRIS_KERNEL_ERR_SHAPE"] > 0 and stats["TIGRIS_KERNEL_ERR_PARAMS"] > 0, stats
+    assert stats["reduced_ok"] > 0, stats  # plans in reduction tiles ran to the end
+    assert stats["tiled_2d_ok"] > 0, stats  # plans in 2-D tiles ran to the end
 
 
 def test_fuzz_with_small_limits(corpus: list[Path], tmp_path: Path) -> None:

@@ -9,8 +9,10 @@ the `.tgrs` op types the plan must contain, so a case tests the kernel it means 
 Band cases run one op (or a short chain) with its output held as rows [a, b) and every
 input holding only the rows `transforms/plan/bands.py` says that band needs, as a tiled
 stage does: the band must equal the same rows of the whole result, and dropping a needed
-row must be reported as TIGRIS_KERNEL_ERR_BAND. A few plans the compiler does not emit
-(negative pads, CHANNELS_LAST constants) are written directly with the `.tgrs` writer.
+row must be reported as TIGRIS_KERNEL_ERR_BAND. Window cases do the same for 2-D tiles
+(rows x columns, test/support/kernel_windows.py) on random convolutions and pools, in the fast
+and the reference-only build. A few plans the compiler does not emit (negative pads,
+CHANNELS_LAST constants) are written directly with the `.tgrs` writer.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
+from kernel_windows import WindowOp, assert_refused, builds, check_windows, random_window_op, run_tiles
 from runtime_ops import RunOpsError, run_ops_binary, run_plan_ops, to_runtime
 from tigris.emit.tgrs import read_plan, write_plan
 from tigris.emit.tgrs.enums import DType, OpFlag, OpType, WeightLayout
@@ -864,6 +867,81 @@ def test_band_rows_match_the_whole_result(name: str, tmp_path: Path) -> None:
             for shrunk in ((lo + 1, hi), (lo, hi - 1)):
                 with pytest.raises(RunOpsError, match="not resident"):
                     run_plan_ops(data, inputs, bands={**ranges, tensor: shrunk}, sanitize=True)
+
+
+@pytest.mark.parametrize("dtype", [DType.F32, DType.I8], ids=["f32", "i8"])
+@pytest.mark.parametrize("op_type", [OpType.GLOBAL_AVG, OpType.GLOBAL_MAX], ids=["avg", "max"])
+def test_global_pool_outside_reduction_tiles_needs_every_row(op_type: OpType, dtype: DType) -> None:
+    """A global pool accumulates over bands only in the reduction tiles of its stage (the
+    executor names it in mem->tile.reduce_op, test_runtime_executor.py); in an ordinary band it
+    needs its whole input, float and int8 alike: any row short is TIGRIS_KERNEL_ERR_BAND."""
+    from tigris.emit.tgrs.model import QuantParam
+
+    q = 0 if dtype == DType.I8 else None
+    t = [Tensor("x", dtype, (1, 3, 5, 4), quant=q), Tensor("y", dtype, (1, 3, 1, 1), quant=q)]
+    plan = PlanFile("pool", t, [Op(op_type, "pool", (0,), (1,))], [Stage((0,), (0,), (1,), 1024)], (0,), (1,),
+                    quant_params=[QuantParam((0.1,), (2,))] if q is not None else [])
+    data, x = write_plan(plan), [np.ones((1, 3, 5, 4), np.float32 if q is None else np.int8)]
+    assert run_plan_ops(data, x, bands={0: (0, 5), 1: (0, 1)}, sanitize=True)[0].shape == (1, 3, 1, 1)
+    for rows in ((1, 5), (0, 4), (2, 3)):
+        with pytest.raises(RunOpsError, match="not resident") as info:
+            run_plan_ops(data, x, bands={0: rows, 1: (0, 1)}, sanitize=True)
+        assert info.value.returncode == 3  # a kernel error, not a crash
+
+
+# -- 2-D tiles ------------------------------------------------------------------------------------
+
+WINDOW_KINDS = ("conv", "depthwise", "max", "avg")
+WINDOW_OPS = {"CONV", "DEPTHWISE", "MAX_POOL", "AVG_POOL"}
+
+
+def window_model(op: WindowOp) -> onnx.ModelProto:
+    """The float ONNX model of one random window op (kernel_windows.random_window_op)."""
+    n, c, h, w = op.shape
+    if op.kind in ("max", "avg"):
+        return pool("MaxPool" if op.kind == "max" else "AveragePool", shape=op.shape, **op.attrs).model()
+    attrs = dict(op.attrs)
+    kernel = tuple(attrs.pop("kernel_shape"))  # type: ignore[call-overload]
+    return conv(c, op.out_ch, kernel, group=op.group, shape=(n, h, w), **attrs).model()
+
+
+@pytest.mark.parametrize("seed", range(32))
+def test_windows_match_the_whole_result(seed: int, tmp_path: Path) -> None:
+    """2-D tiles: a random conv, depthwise (depth multipliers), max or average pool; every checked
+    output window computed alone from just the input pixels it reads equals the same pixels of
+    the whole run, in the fast and the reference build, under ASan + UBSan; an input window one
+    needed row or column short is TIGRIS_KERNEL_ERR_BAND (kernel_windows.check_windows)."""
+    rng = np.random.default_rng(1000 + seed)
+    op = random_window_op(rng, WINDOW_KINDS[seed % len(WINDOW_KINDS)])
+    _, data = compile_model(window_model(op), tmp_path)
+    assert _op_names(data) <= WINDOW_OPS, (op, _op_names(data))
+    x = rand(*op.shape)
+    windows, _ = check_windows(data, x, rng)
+    assert windows > 0
+
+
+def test_an_input_window_one_column_short_is_refused(tmp_path: Path) -> None:
+    """A 3x3 conv (pads 1, stride 1) on a 7x9 input: output columns [3, 6) read input columns
+    [2, 7); holding [3, 7) or [2, 6) is TIGRIS_KERNEL_ERR_BAND in both builds, [2, 7) is enough."""
+    _, data = compile_model(conv(3, 4, (3, 3), pads=[1, 1, 1, 1], shape=(1, 7, 9)).model(), tmp_path)
+    plan = read_plan(data)
+    x = rand(1, 3, 7, 9)
+    for binary in builds().values():
+        (whole,) = run_tiles(plan, x, [None], binary)
+        (got,) = run_tiles(plan, x, [((1, 5, 2, 7), (2, 4, 3, 6))], binary)
+        assert got.tobytes() == np.ascontiguousarray(whole[:, :, 2:4, 3:6]).tobytes()
+        for short in ((1, 5, 3, 7), (1, 5, 2, 6)):
+            assert_refused(plan, x, (short, (2, 4, 3, 6)), binary)
+
+
+def test_other_kernels_refuse_a_window(tmp_path: Path) -> None:
+    """Kernels that walk whole rows (here a global average pool) never misread a 2-D tile: a
+    window of columns is TIGRIS_KERNEL_ERR_BAND (tigris_view_of), even one holding every row."""
+    _, data = compile_model(one("GlobalAveragePool", {"x": (1, 3, 5, 4)}, expect=("GLOBAL_AVG",)).model(),
+                            tmp_path)
+    plan = read_plan(data)
+    for binary in builds().values():
+        assert_refused(plan, rand(1, 3, 5, 4), ((0, 5, 0, 3), (0, 1, 0, 1)), binary)
 
 
 # -- build properties ---------------------------------------------------------------------------

@@ -9,12 +9,13 @@ blocking), float32 and int8 (per-channel quantizer models with biases, and hand-
 with nonzero input and weight zero points, int8 and uint8 activations). Band variants hold the
 output as a row band and every tensor before the convolution as just the rows it reads, as a
 tiled stage does: fast and reference bands must agree, and equal the same rows of the whole run.
+Window variants do the same for 2-D tiles (test/support/kernel_windows.py): windows of rows x
+columns of the output, each from just the input pixels it reads, in both builds.
 """
 
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,10 +24,10 @@ import onnx
 import pytest
 import runtime_ops  # test/support
 from compiled_models import Compiled, compile_model  # test/support
+from kernel_windows import check_windows, reference_binary  # test/support
 from onnx import TensorProto, helper, numpy_helper
 from tigris.emit.tgrs.enums import DType, OpType
 from tigris.emit.tgrs.model import PlanFile
-from tigris.tools import runtime_build
 from tigris.tools.runtime_binding import user_shape
 
 OPSET = 17
@@ -142,13 +143,6 @@ def model_of(case: ConvCase) -> onnx.ModelProto:
     return model
 
 
-def reference_binary(sanitize: bool = False, extra_flags: Sequence[str] = ()) -> Path:
-    """run_ops with the reference loops only: the oracle."""
-    sources = [*runtime_build.library_sources(), runtime_build.RUNTIME_DIR / "tests" / "run_ops.c"]
-    return runtime_build.build("run_ops_ref_asan" if sanitize else "run_ops_ref", sources, sanitize=sanitize,
-                               extra_flags=["-DTIGRIS_KERNELS_REFERENCE_ONLY", *extra_flags])  # fmt: skip
-
-
 def plan_input(c: Compiled, seed: int) -> list[np.ndarray]:
     """N(0, 1) values in the plan input's dtype (quantized inputs: spread over the int8 range)."""
     rng = np.random.default_rng(seed)
@@ -215,6 +209,17 @@ def test_fast_conv_equals_the_reference_loops(case: ConvCase, tmp_path: Path, mo
             continue  # the whole run is in the user's layout, a band in model order
         # the band is the same rows of the whole run (axis 2)
         assert np.array_equal(fast_b[0], np.take(fast[0], range(*band), axis=2)), (case, band)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_fast_conv_windows_equal_the_reference_loops(case: ConvCase, tmp_path: Path) -> None:
+    """2-D tiles: every checked output window computed alone, from just the input pixels it
+    reads, equals the same pixels of the whole run in both builds (kernel_windows.check_windows),
+    and an input window one needed row or column short is TIGRIS_KERNEL_ERR_BAND."""
+    c = compile_model(model_of(case), tmp_path)
+    x = plan_input(c, seed=len(case.name))[0]
+    windows, _ = check_windows(c.plan_bytes, x, np.random.default_rng(len(case.name)))
+    assert windows > 0
 
 
 def test_reference_build_is_the_oracle_the_fast_build_differs_from() -> None:

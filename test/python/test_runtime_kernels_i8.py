@@ -11,7 +11,9 @@ interpreter, bit for bit, and against onnxruntime within one LSB.
   compiled IR, and lie within 1 LSB of onnxruntime on the QDQ model (which computes in float and
   quantizes once). Band variants hold every tensor as the row band it needs, as a tiled stage
   does: the output rows must equal the whole run's, and an input band one row short must fail
-  with TIGRIS_KERNEL_ERR_BAND.
+  with TIGRIS_KERNEL_ERR_BAND. Window variants do the same for 2-D tiles (rows x columns,
+  test/support/kernel_windows.py) on random convolutions and pools with zero points, in the fast
+  and the reference-only build.
 - Plans the compiler does not write (mutated records): bad parameters are refused with the right
   error; cropping pads follow ONNX.
 - Every int8 zoo model end to end: bit-exact with the interpreter (the distance to onnxruntime,
@@ -1184,6 +1186,85 @@ def test_op_computes_its_output_band_from_its_input_bands(
             with pytest.raises(RunOpsError, match="not resident") as info:
                 run_plan_ops(c.plan_bytes, inputs, sanitize=sanitize, bands=short)
             assert info.value.returncode == 3
+
+
+# -- 2-D tiles ------------------------------------------------------------------------------------
+
+WINDOW_OP_TYPES = {"conv": (OpType.CONV, OpType.DEPTHWISE), "depthwise": (OpType.DEPTHWISE, OpType.CONV),
+                   "max": (OpType.MAX_POOL,), "avg": (OpType.AVG_POOL,)}  # fmt: skip
+
+
+def window_case(seed: int) -> Case:
+    """A random int8 window op (kernel_windows.random_window_op). Convolutions alternate between
+    the quantizer (per-channel weights, a bias, int8: the fast loops) and a hand QDQ graph with
+    nonzero input, weight and output zero points (int8 or uint8 activations: uint8 takes the
+    reference loops in either build); pools are hand QDQ, their output parameters the input's
+    (a copy of values) or not (requantized)."""
+    from kernel_windows import random_window_op  # test/support
+
+    rng = np.random.default_rng(2000 + seed)
+    kind = list(WINDOW_OP_TYPES)[seed % len(WINDOW_OP_TYPES)]
+    op = random_window_op(rng, kind)
+    onnx_op = {"max": "MaxPool", "avg": "AveragePool"}.get(kind, "Conv")
+    name = f"{seed}_{kind}"
+    if kind in ("conv", "depthwise") and seed % 8 < 4:
+        return Case(name, lambda: conv(op.shape, op.out_ch, tuple(op.attrs["kernel_shape"]), group=op.group,  # type: ignore[arg-type]
+                                       **{k: v for k, v in op.attrs.items() if k != "kernel_shape"}),
+                    WINDOW_OP_TYPES[kind])  # fmt: skip
+    storage = U8 if rng.integers(0, 2) else TensorProto.INT8
+    low = 100 if storage == U8 else -20
+    in_q = (0.025, int(rng.integers(low, low + 41)))
+    out_q = in_q if kind == "max" and rng.integers(0, 2) else (0.03, int(rng.integers(low, low + 41)))
+    w_zp = int(rng.integers(-9, 10))
+
+    def body(g: Graph, xs: list[str]) -> str:
+        if onnx_op != "Conv":
+            return g.node(onnx_op, xs, "y", **op.attrs)
+        w = g.weight("w", (op.out_ch, op.shape[1] // op.group, *op.attrs["kernel_shape"]))  # type: ignore[misc]
+        scale, zp = g.const("s_w", np.float32(0.01)), g.const("z_w", np.int8(w_zp))
+        wq = g.node("DequantizeLinear", [g.node("QuantizeLinear", [w, scale, zp], "w_q"), scale, zp], "w_dq")
+        return g.node("Conv", [xs[0], wq], "y", group=op.group, **op.attrs)
+
+    return Case(name, lambda: qdq([(op.shape, in_q)], body, out_q, storage), WINDOW_OP_TYPES[kind], quantized=True)
+
+
+@pytest.mark.parametrize("seed", range(32))
+def test_windows_match_the_whole_result(seed: int, tmp_path: Path) -> None:
+    """2-D tiles of a random int8 conv, depthwise (depth multipliers), max or average pool: every
+    checked output window computed alone from just the input pixels it reads equals the same
+    pixels of the whole run, in the fast and the reference build, under ASan + UBSan; an input
+    window one needed row or column short is TIGRIS_KERNEL_ERR_BAND (kernel_windows.check_windows)."""
+    from kernel_windows import check_windows, the_op  # test/support
+
+    c = built(window_case(seed), tmp_path)
+    op = the_op(c.plan)
+    assert c.plan.tensors[op.inputs[0]].dtype in (DType.I8, DType.U8), "the op did not run in int8"
+    _, inputs = plan_inputs(c, seed)
+    windows, _ = check_windows(c.plan_bytes, inputs[0], np.random.default_rng(seed))
+    assert windows > 0
+
+
+@pytest.mark.parametrize("kind", ["int8_conv", "uint8_conv", "max_pool"])
+def test_an_input_window_one_column_short_is_refused(kind: str, tmp_path: Path) -> None:
+    """A 3x3 window (pads 1, stride 1) on a 7x9 input: output columns [3, 6) read input columns
+    [2, 7); holding [3, 7) or [2, 6) is TIGRIS_KERNEL_ERR_BAND in both builds (int8: the fast
+    loops in the fast build; uint8 and pools: the reference loops), [2, 7) is enough."""
+    from kernel_windows import assert_refused, builds, crop, run_tiles  # test/support
+
+    attrs = dict(kernel_shape=[3, 3], pads=[1, 1, 1, 1])
+    model = {
+        "int8_conv": lambda: qdq_conv((1, 3, 7, 9), 4, (3, 3), Q_IN, 0.01, (0.05, 3), w_zp=2, pads=[1, 1, 1, 1]),
+        "uint8_conv": lambda: qdq_conv((1, 3, 7, 9), 4, (3, 3), Q_IN_U8, 0.01, (0.05, 120), U8, pads=[1, 1, 1, 1]),
+        "max_pool": lambda: qdq_unary("MaxPool", (1, 3, 7, 9), Q_IN, (0.03, -5), **attrs),
+    }[kind]
+    c = built(Case(kind, model, (OpType.CONV, OpType.MAX_POOL), quantized=True), tmp_path)
+    _, inputs = plan_inputs(c, 0)
+    out, need = (2, 4, 3, 6), (1, 5, 2, 7)
+    for binary in builds().values():
+        whole, got = run_tiles(c.plan, inputs[0], [None, (need, out)], binary)
+        assert got.tobytes() == np.ascontiguousarray(crop(whole, out)).tobytes()
+        for short in ((1, 5, 3, 7), (1, 5, 2, 6)):
+            assert_refused(c.plan, inputs[0], (short, out), binary)
 
 
 # -- the int8 zoo end to end -----------------------------------------------------------------------

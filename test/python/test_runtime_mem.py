@@ -3,8 +3,8 @@
 The suite calls every function of tigris_mem.h and checks every error code: bump
 allocation and alignment, the allocation tables, refcounts, fast compaction (a freed
 allocation in the middle, pointers updated, data preserved), overflow to slow memory,
-slow free and compaction (tensor and band pointers follow), load/spill and tile
-load/spill round trips, the reserved prefix. It is built strict (-Werror -pedantic),
+slow free and compaction (tensor and band pointers follow), load/spill, tile (row band)
+and window (2-D tile) load/spill round trips with their exact byte counts, the reserved prefix. It is built strict (-Werror -pedantic),
 plain and with ASan/UBSan, and for the alignments of every target family.
 """
 

@@ -2,8 +2,8 @@
 
 The plans below are the fixtures of the `.tgrs` tests (test_tgrs_corruption.py loads
 them too): float and int8 ops, per-tensor and per-channel quantization, lookup tables,
-a spatial tile plan and a chain, a model output permutation, XIP, and weight blocks
-stored raw or as LZ4 block streams.
+a spatial tile plan, a chain, reduction tiles and 2-D tiles, a model output permutation,
+XIP, and weight blocks stored raw or as LZ4 block streams.
 """
 
 from __future__ import annotations
@@ -271,6 +271,61 @@ def shape_ops() -> PlanFile:
     return PlanFile("shape ops ünï", t, ops, [stage], (0,), (11, 12, 16), [], weights, flags=FileFlag.XIP)
 
 
+def reduction_tiles() -> PlanFile:
+    """Reduction tiles: relu -> global_avg (float) and quantize -> global_max (int8), each global
+    pool accumulating over tiles of its input's rows; the relu is banded in the same stage."""
+    q = [QuantParam((0.05,), (-3,)), QuantParam((0.04,), (7,))]
+    t = [
+        Tensor("x", F32, (1, 5, 7, 6)),
+        Tensor("relu", F32, (1, 5, 7, 6)),
+        Tensor("avg", F32, (1, 5, 1, 1)),
+        Tensor("xq", I8, (1, 5, 7, 6), quant=0),
+        Tensor("max", I8, (1, 5, 1, 1), quant=1),
+    ]
+    ops = [
+        Op(OpType.RELU, "relu", (0,), (1,)),
+        Op(OpType.GLOBAL_AVG, "avg", (1,), (2,)),
+        Op(OpType.QUANTIZE, "quant", (0,), (3,)),
+        Op(OpType.GLOBAL_MAX, "max", (3,), (4,)),
+    ]
+    stages = [
+        Stage((0, 1), (0,), (2,), peak=1760, tile_plan=0),
+        Stage((2,), (0,), (3,), peak=1088),
+        Stage((3,), (3,), (4,), peak=256, tile_plan=1),
+    ]
+    # band peaks at TIGRIS_TENSOR_ALIGN 32: x and relu bands, the output, the accumulator
+    tiles = [
+        TilePlan(tile_h=3, num_tiles=3, halo=0, out_h=7, peak=384 + 384 + 32 + 64, reduce_op=1, acc_bytes=40),
+        TilePlan(tile_h=2, num_tiles=4, halo=0, out_h=7, peak=64 + 32 + 32, reduce_op=3, acc_bytes=20),
+    ]
+    return PlanFile("reduction_tiles", t, ops, stages, (0,), (2, 4), tiles, quant_params=q,
+                    flags=FileFlag.QUANTIZED)
+
+
+def tiles_2d() -> PlanFile:
+    """2-D tiles: conv 3x3 (pads 1) -> relu -> mul by a per-channel activation s [1, 4, 1, 1], in
+    2 x 4 tiles of the 6 x 10 output (3 row bands of 3 column tiles: 4, 4, 2 columns)."""
+    rng = np.random.default_rng(5)
+    t = [
+        Tensor("x", F32, (1, 3, 6, 10)),
+        Tensor("s", F32, (1, 4, 1, 1)),
+        Tensor("w", F32, (4, 3, 3, 3), weight=0),
+        Tensor("conv", F32, (1, 4, 6, 10)),
+        Tensor("relu", F32, (1, 4, 6, 10)),
+        Tensor("y", F32, (1, 4, 6, 10)),
+    ]
+    pads = {"pad_top": 1, "pad_left": 1, "pad_bottom": 1, "pad_right": 1}
+    ops = [
+        Op(OpType.CONV, "conv", (0, 2), (3,), weight=2, kernel_h=3, kernel_w=3, **pads),
+        Op(OpType.RELU, "relu", (3,), (4,)),
+        Op(OpType.MUL, "mul", (4, 1), (5,)),
+    ]
+    stage = Stage((0, 1, 2), (0, 1), (5,), peak=2880, tile_plan=0)
+    tiles = [TilePlan(tile_h=2, num_tiles=3, halo=2, out_h=6, peak=608, tile_w=4, num_tiles_w=3, halo_w=2, out_w=10)]
+    weights = [Weight(_w(rng, (4, 3, 3, 3)).transpose(0, 2, 3, 1), WeightLayout.OHWI)]
+    return PlanFile("tiles_2d", t, ops, [stage], (0, 1), (5,), tiles, weights)
+
+
 def minimal() -> PlanFile:
     """One relu, no weights, an empty name: every optional section is absent."""
     t = [Tensor("x", DType.U8, (4,)), Tensor("y", DType.U8, (4,))]
@@ -280,7 +335,7 @@ def minimal() -> PlanFile:
 
 
 PLANS: dict[str, Callable[[], PlanFile]] = {
-    f.__name__: f for f in (float_cnn, int8_chain, blocked, shape_ops, minimal)
+    f.__name__: f for f in (float_cnn, int8_chain, blocked, shape_ops, reduction_tiles, tiles_2d, minimal)
 }
 CASES = [(n, c) for n in PLANS for c in ("none", "lz4") if not (n == "shape_ops" and c == "lz4")]
 

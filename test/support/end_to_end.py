@@ -38,11 +38,13 @@ CONCAT_IN_TILE = "Concat in a tile"
 ADD_IN_TILE = "residual Add in a tile"
 RESIZE_IN_TILE = "Resize in a tile"
 OVERFLOW = "overflow to slow memory"
+REDUCE = "reduction tiles"
+TILED_2D = "2-D tiles"
 LZ4 = "LZ4 blocks"
 XIP = "XIP"
 FEATURES = (ONE_STAGE, NORMAL_SPILLS, TILED_HALO, TILED_STRIDE2, CHAIN_2, CHAIN_3, CONCAT_IN_TILE,
-            ADD_IN_TILE, RESIZE_IN_TILE, OVERFLOW, LZ4, XIP)  # fmt: skip
-"""What the matrix must exercise (issue F6), each read from the plan file and the run's stats."""
+            ADD_IN_TILE, RESIZE_IN_TILE, OVERFLOW, LZ4, XIP, REDUCE, TILED_2D)  # fmt: skip
+"""What the matrix must exercise (issues F6, G2), each read from the plan file and the run's stats."""
 
 WINDOWS = frozenset({OpType.CONV, OpType.DEPTHWISE, OpType.CONV1D, OpType.MAX_POOL, OpType.AVG_POOL})
 
@@ -122,6 +124,8 @@ def features(plan: PlanFile, stats: dict[str, int]) -> frozenset[str]:
     for s, kind in zip(plan.stages, strategy):
         ops = [plan.ops[i] for i in s.ops]
         if kind == "tiled" and stats["stages_tiled"] > 0:
+            found |= {REDUCE} if tiles[s.tile_plan].reduce_op is not None else set()
+            found |= {TILED_2D} if tiles[s.tile_plan].tile_w > 0 and stats["total_tiles"] > 0 else set()
             found |= {TILED_HALO} if tiles[s.tile_plan].halo > 0 else set()
             found |= {TILED_STRIDE2} if any(op.op_type in WINDOWS and op.stride_h == 2 for op in ops) else set()
         if kind != "normal" and stats["total_tiles"] > 0:
@@ -152,7 +156,7 @@ def predicted_stats(plan: Plan) -> dict[str, int]:
         "stages_normal": sum(sp.strategy == "normal" for sp in plan.stages),
         "stages_tiled": sum(sp.strategy == "tiled" for sp in plan.stages),
         "stages_chain": sum(sp.strategy == "chain" for sp in plan.stages),
-        "total_tiles": sum(g[0].tile.num_tiles for g in groups(plan) if g[0].tile is not None),
+        "total_tiles": sum(g[0].tile.total_tiles for g in groups(plan) if g[0].tile is not None),
         "loads_bytes": plan.traffic.read,
         "spills_bytes": plan.traffic.written,
         "slow_peak": slow_peak(plan),
@@ -181,10 +185,10 @@ def stat_mismatches(run: Run) -> list[str]:
         }
         out = [m for m in out if not within.get(m.split()[0], False)]
     tiles = run.c.plan.tile_plans
-    emitted = [(t.tile_h, t.num_tiles, t.halo, t.out_h, t.peak, t.chain) for t in
-               (tiles[s.tile_plan] for s in run.c.plan.stages if s.tile_plan is not None)]  # fmt: skip
-    planned = [(t.tile_h, t.num_tiles, t.halo, t.out_h, t.peak, t.chain) for t in
-               (sp.tile for sp in run.predicted.stages if sp.tile is not None)]  # fmt: skip
+    emitted = [(t.tile_h, t.num_tiles, t.halo, t.out_h, t.peak, t.chain, t.acc_bytes, t.tile_w, t.num_tiles_w,
+                t.halo_w, t.out_w) for t in (tiles[s.tile_plan] for s in run.c.plan.stages if s.tile_plan is not None)]
+    planned = [(t.tile_h, t.num_tiles, t.halo, t.out_h, t.peak, t.chain, t.acc, t.tile_w, t.num_tiles_w, t.halo_w,
+                t.out_w) for t in (sp.tile for sp in run.predicted.stages if sp.tile is not None)]
     if emitted != planned or len(run.c.plan.stages) != len(run.predicted.stages):
         out.append("the .tgrs stages and tile plans are not the compiled module's")
     return out

@@ -2,10 +2,11 @@
 
 Small graphs written here with the test models' GraphBuilder, compiled with `compile_bytes`:
 together they hold every runtime op kind (float, and int8 with quantize/dequantize through
-the QDQ version of two of them), normal, tiled and chained stages, and raw, LZ4 and XIP
-weights (`test_runtime_fuzz.py` checks that coverage). Nothing binary is committed: the same
-sources give the same bytes. `field_table` lists every record field for the fuzzer's -F, from
-emit/tgrs/records.py, the format's one definition.
+the QDQ version of two of them), normal, tiled and chained stages, stages in 2-D tiles, and
+raw, LZ4 and XIP weights; and a plan written by hand in reduction tiles (`test_runtime_fuzz.py` checks that
+coverage). Nothing binary is committed: the same sources give the same bytes. `field_table`
+lists every record field for the fuzzer's -F, from emit/tgrs/records.py, the format's one
+definition.
 """
 
 from __future__ import annotations
@@ -24,9 +25,14 @@ if str(MODELS_DIR) not in sys.path:
     sys.path.insert(0, str(MODELS_DIR))
 from graph_builder import GraphBuilder  # noqa: E402
 
+from tigris.emit.tgrs import Op, PlanFile, Stage, Tensor, TilePlan, Weight, WeightBlock, write_plan  # noqa: E402
+from tigris.emit.tgrs.enums import DType, OpType, WeightLayout  # noqa: E402
+
 OP_BUDGET = 64 << 10  # the op graphs fit: one or two untiled stages
 TILE_BUDGET = 6 << 10  # the tile graph does not: tiled stages (int8: a chain and a tiled stage)
 CHAIN_BUDGET = 10 << 10  # float: two chains and a normal stage
+WIDE_BUDGET = 1 << 10  # the wide graph's one-row bands do not fit: every stage in 2-D tiles
+WIDE_INT8_BUDGET = 256  # the same for its int8 version
 
 
 def _window() -> onnx.ModelProto:
@@ -212,6 +218,16 @@ def _mixed() -> onnx.ModelProto:
     return g.build({"y": g.conv(y, 4, 3)})
 
 
+def _wide() -> onnx.ModelProto:
+    """A map 40 columns wide: conv, max pool, mul by a per-channel activation, depthwise,
+    sigmoid, average pool, each in 2-D tiles at WIDE_BUDGET."""
+    g = GraphBuilder("fuzz_wide", 23)
+    x = g.add_input("x", (1, 3, 8, 40))
+    y = g.pool("MaxPool", g.relu(g.conv(x, 8, 3)), 2, 2)
+    y = g.conv(g.binary("Mul", y, g.add_input("s", (1, 8, 1, 1))), 8, 3, groups=8)
+    return g.build({"y": g.pool("AveragePool", g.unary("Sigmoid", y), 3, 1, pad=1)})
+
+
 def _int8(build: Callable[[], onnx.ModelProto]) -> Callable[[], onnx.ModelProto]:
     def quantized() -> onnx.ModelProto:
         from quantize import quantize_int8
@@ -237,8 +253,37 @@ GRAPHS: dict[str, tuple[Callable[[], onnx.ModelProto], int, tuple[str, ...]]] = 
     "window_int8": (_int8(_window), OP_BUDGET, ("none", "lz4")),
     "tiles_int8": (_int8(_tiles), TILE_BUDGET, ("xip",)),
     "mixed_int8": (_int8(_mixed), OP_BUDGET, ("none",)),
+    "wide": (_wide, WIDE_BUDGET, ("none",)),
+    "wide_int8": (_int8(_wide), WIDE_INT8_BUDGET, ("none",)),
 }
 """name -> (graph, budget, weight storage variants of tgrs_zoo.VARIANTS)."""
+
+
+def conv_pool_plan(tile_h: int | None) -> PlanFile:
+    """A conv whose weights are one block (LZ4 when written so), then a global average, in one
+    stage: in reduction tiles of `tile_h` of the conv's 7 rows (None: untiled). The block is
+    decompressed into the reserved prefix and the accumulator lies right after it; if the two
+    overlapped, a tile after the first would convolve with weights the accumulator overwrote.
+    By hand: whether the planner picks reduction tiles depends on its budget. Also used by
+    test_runtime_executor.py."""
+    rng = np.random.default_rng(23)
+    f32 = DType.F32
+    t = [Tensor("x", f32, (1, 3, 7, 6)), Tensor("y", f32, (1, 5, 1, 1)), Tensor("conv", f32, (1, 5, 7, 6)),
+         Tensor("w", f32, (5, 3, 3, 3), weight=0), Tensor("b", f32, (5,), weight=1)]
+    ops = [Op(OpType.CONV, "conv", (0, 3, 4), (2,), weight=3, bias=4, kernel_h=3, kernel_w=3, pad_top=1,
+              pad_left=1, pad_bottom=1, pad_right=1),
+           Op(OpType.GLOBAL_AVG, "gap", (2,), (1,))]
+    weights = [Weight(rng.normal(0, 0.3, (5, 3, 3, 3)).astype(np.float32), WeightLayout.OHWI, block=0),
+               Weight(rng.normal(0, 0.1, 5).astype(np.float32), block=0)]
+    if tile_h is None:
+        stage = Stage((0, 1), (0,), (1,), peak=1760, weight_block=0)
+        return PlanFile("conv_pool", t, ops, [stage], (0,), (1,), [], weights, [WeightBlock()])
+    # aligned to TIGRIS_TENSOR_ALIGN (32 on x86_64): the accumulator (a Kahan pair per channel),
+    # x's band (a row of halo each side), the conv's band, y
+    peak = sum(-(-n // 32) * 32 for n in (5 * 8, 3 * 6 * 4 * (tile_h + 2), 5 * 6 * 4 * tile_h, 5 * 4))
+    tiles = [TilePlan(tile_h, -(-7 // tile_h), 2, 7, peak, reduce_op=1, acc_bytes=5 * 8)]
+    stage = Stage((0, 1), (0,), (1,), peak=1760, tile_plan=0, weight_block=0)
+    return PlanFile("conv_pool", t, ops, [stage], (0,), (1,), tiles, weights, [WeightBlock()])
 
 
 @cache
@@ -255,6 +300,7 @@ def seed_plans() -> dict[str, bytes]:
             onnx.save(build(), str(path))
             for variant in variants:
                 plans[f"{name}_{variant}"] = compile_bytes(str(path), budget, **VARIANTS[variant])  # type: ignore[arg-type]
+    plans["reduction_lz4"] = write_plan(conv_pool_plan(2), "lz4")
     return plans
 
 

@@ -107,3 +107,15 @@ def _outputs(plan: PlanFile, raw: bytes, bands: Mapping[int, tuple[int, int]]) -
     if offset != len(raw):
         raise RunOpsError(0, f"run_ops wrote {len(raw)} bytes, the outputs are {offset}")
     return outputs
+
+
+def random_inputs(plan: PlanFile, seed: int) -> list[np.ndarray]:
+    """Random model inputs of a plan in the runtime layout (channels-last), in model-input order:
+    int8 over its whole range, floats normal(0, 1.5)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for t in (plan.tensors[i] for i in plan.inputs):
+        shape = to_runtime(np.empty(t.shape, np.uint8)).shape
+        out.append(rng.integers(-128, 128, shape, dtype=np.int8) if t.dtype == DType.I8
+                   else rng.normal(0, 1.5, shape).astype(np.float32))
+    return out

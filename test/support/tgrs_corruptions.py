@@ -22,7 +22,7 @@ from pathlib import Path
 from types import ModuleType
 
 from tigris.emit.tgrs import write_plan
-from tigris.emit.tgrs.enums import VERSION_MAJOR, VERSION_MINOR
+from tigris.emit.tgrs.enums import VERSION_MAJOR, VERSION_MINOR, OpType
 from tigris.emit.tgrs.enums import SectionKind as K
 from tigris.emit.tgrs.layout import Record
 from tigris.emit.tgrs.records import (
@@ -54,6 +54,8 @@ FILES = {
     "blocked": write_plan(PLANS.blocked(), "lz4"),
     "shapes": write_plan(PLANS.shape_ops()),
     "minimal": write_plan(PLANS.minimal()),
+    "reduced": write_plan(PLANS.reduction_tiles()),
+    "tiles2d": write_plan(PLANS.tiles_2d()),
 }
 FMT = {
     "uint8_t": "<B",
@@ -189,6 +191,28 @@ CASES: list[Case] = [
     ("blocked", lambda d: put(d, sections(d)[K.WEIGHT_BLOCK_DATA][0], "<I", 0xFFFFFFFF), "BAD_RECORD", "weight block 0 size: the LZ4 block stream is corrupt"),
     ("blocked", lambda d: set_field(d, K.STAGES, STAGE, 1, "weight_block", 0), "BAD_RECORD", r"stage 1 weight_block: op 1 reads tensor 4 from LZ4 weight block 1, the stage stages 0"),
     ("blocked", lambda d: set_field(d, K.WEIGHT_ENTRIES, WEIGHT_ENTRY, 0, "block", 9), "BAD_RECORD", "weight 0 block: index 9 >= num_weight_blocks 3"),
+    # reduction tiles: tile plan 0 accumulates with op 1 (global_avg), the last op of stage 0 (relu, global_avg)
+    ("reduced", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "reduce_op", 9), "BAD_RECORD", "tile plan 0 reduce_op: index 9 >= num_ops 4"),
+    ("reduced", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "reduce_op", 0), "BAD_RECORD", "tile plan 0 reduce_op: op 0 is RELU, which cannot accumulate over tiles"),
+    ("reduced", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "reduce_op", 3), "BAD_RECORD", "stage 0 tile_plan: tile plan 0 accumulates with op 3, not the stage's last op"),
+    ("reduced", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "chain", 1), "BAD_RECORD", "tile plan 0 chain: 1: reduction tiles run a lone stage, chain must be -1"),
+    ("reduced", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "out_h", 8), "BAD_RECORD", r"tile plan 0 out_h: 8 != the 7 rows of input 0 of op 1 \(stage 0\)"),
+    ("reduced", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 1, "acc_bytes", 0), "BAD_RECORD", r"tile plan 1 acc_bytes: 0: reduction tiles keep 1..peak \(128\) accumulator bytes"),
+    ("reduced", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 1, "acc_bytes", 129), "BAD_RECORD", r"tile plan 1 acc_bytes: 129: reduction tiles keep 1..peak \(128\) accumulator bytes"),
+    ("float", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "acc_bytes", 64), "BAD_RECORD", "tile plan 0 acc_bytes: 64 without reduce_op: only reduction tiles keep one"),
+    ("reduced", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "reserved", 3), "BAD_RECORD", "tile plan 0 reserved: reserved field is 3, must be 0"),
+    ("reduced", lambda d: set_pool(d, K.INDEX_POOL, get_field(d, K.STAGES, STAGE, 0, "outputs"), 1), "BAD_RECORD", r"stage 0 outputs\[0\]: tensor 1 is not written by op 1, the reducing op"),
+    # 2-D tiles: tile plan 0 cuts the 6 x 10 output of stage 0 (conv, relu, mul) in 3 x 3 tiles of 2 x 4
+    ("tiles2d", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "tile_w", 0), "BAD_RECORD", "tile plan 0 num_tiles_w: 3 without tile_w: full-width plans have 1"),
+    ("float", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "halo_w", 2), "BAD_RECORD", "tile plan 0 halo_w: 2 without tile_w: full-width plans have 0"),
+    ("float", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "out_w", 16), "BAD_RECORD", "tile plan 0 out_w: 16 without tile_w: full-width plans have 0"),
+    ("tiles2d", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "chain", 0), "BAD_RECORD", "tile plan 0 chain: 0: 2-D tiles run a lone stage, chain must be -1"),
+    ("reduced", lambda d: set_field(set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "tile_w", 1), K.TILE_PLANS, TILE_PLAN, 0, "out_w", 1), "BAD_RECORD", "tile plan 0 reduce_op: op 1: 2-D tiles are output tiles, not reduction tiles"),
+    ("tiles2d", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "num_tiles_w", 2), "BAD_RECORD", "tile plan 0 out_w: 2 tiles of 4 columns do not cover exactly 10 columns"),
+    ("tiles2d", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "num_tiles_w", 4), "BAD_RECORD", "tile plan 0 out_w: 4 tiles of 4 columns do not cover exactly 10 columns"),
+    ("tiles2d", lambda d: set_field(d, K.OPS, OP, 1, "op_type", int(OpType.SOFTMAX)), "BAD_RECORD", r"stage 0 ops: op 1 is SOFTMAX, which does not run on 2-D tiles \(tile plan 0\)"),
+    ("tiles2d", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "out_w", 9), "BAD_RECORD", r"stage 0 outputs\[0\]: tensor 5 has shape \[1, 4, 6, 10\], not \[N, C, 6, 9\] \(out_h, out_w of tile plan 0\)"),
+    ("tiles2d", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "out_h", 5), "BAD_RECORD", r"stage 0 outputs\[0\]: tensor 5 has shape \[1, 4, 6, 10\], not \[N, C, 5, 10\] \(out_h, out_w of tile plan 0\)"),
 ]  # fmt: skip
 
 

@@ -8,7 +8,7 @@ whole plan, so nothing downstream plans again to learn it (`plan_attrs.py` reads
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from xdsl.dialects.builtin import (
     DenseArrayBase,
@@ -159,8 +159,12 @@ def _print_fields(printer: Printer, fields: Sequence[tuple[str, str]]) -> None:
 
 
 def _parse_fields(
-    parser: AttrParser, names: Sequence[str], parse_value: Callable[[str], object]
+    parser: AttrParser,
+    names: Sequence[str],
+    parse_value: Callable[[str], object],
+    optional: Mapping[str, object] | None = None,
 ) -> dict[str, object]:
+    """Named fields in any order; those in `optional` may be absent and take its value."""
     values: dict[str, object] = {}
 
     def field() -> None:
@@ -172,6 +176,8 @@ def _parse_fields(
 
     with parser.in_angle_brackets():
         parser.parse_comma_separated_list(parser.Delimiter.NONE, field)
+    for name, default in (optional or {}).items():
+        values.setdefault(name, default)
     missing = [n for n in names if n not in values]
     if missing:
         parser.raise_error(f"missing field(s): {', '.join(missing)}")
@@ -232,6 +238,10 @@ class MemoryAttr(_IntFieldsAttr):
             raise VerifyException("#tgr.memory needs peak >= 0 and a power-of-two align")
 
 
+_TILE_PLAN_OPTIONAL: dict[str, object] = {"acc": 0, "tile_w": 0, "num_tiles_w": 1, "halo_w": 0, "out_w": 0}
+"""#tgr.tile_plan fields that may be left out of the text, with the value they then have."""
+
+
 @irdl_attr_definition
 class TilePlanAttr(_IntFieldsAttr):
     """`#tgr.tile_plan<...>`: how a stage is cut into horizontal bands.
@@ -239,7 +249,15 @@ class TilePlanAttr(_IntFieldsAttr):
     tile_h output rows per tile, num_tiles tiles, halo extra input rows (RF - 1), out_h rows of
     the output the tiles cover, peak = the bytes one band needs (the whole chain's band, for a
     chain: the planner computes it once, the runtime checks its arena against it), chain = index
-    of the chain the stage belongs to, or -1 for a lone tiled stage."""
+    of the chain the stage belongs to, or -1 for a lone tiled stage.
+
+    acc > 0 makes them reduction tiles: the stage's last op accumulates over the tiles in an
+    accumulator of `acc` bytes (part of `peak`), the tiles cut the rows of that op's input
+    (out_h of them) and its output is written after the last tile.
+
+    tile_w > 0 makes them 2-D tiles: each row band is cut into num_tiles_w tiles of tile_w of the
+    out_w output columns, halo_w extra input columns each (a lone stage, no chain). tile_w 0 is
+    full-width rows. acc and the 2-D fields are printed only when they differ from that default."""
 
     name = "tgr.tile_plan"
     tile_h: IntAttr
@@ -248,6 +266,30 @@ class TilePlanAttr(_IntFieldsAttr):
     out_h: IntAttr
     peak: IntAttr
     chain: IntAttr
+    acc: IntAttr
+    tile_w: IntAttr
+    num_tiles_w: IntAttr
+    halo_w: IntAttr
+    out_w: IntAttr
+
+    def print_parameters(self, printer: Printer) -> None:
+        fields = zip(self._field_names(), self.parameters, strict=True)
+        shown = [(n, str(p.data)) for n, p in fields if isinstance(p, IntAttr) and _TILE_PLAN_OPTIONAL.get(n) != p.data]
+        _print_fields(printer, shown)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        names = cls._field_names()
+        values = _parse_fields(parser, names, lambda _: parser.parse_integer(), _TILE_PLAN_OPTIONAL)
+        return tuple(IntAttr(int(values[n])) for n in names)  # type: ignore[arg-type]
+
+    @property
+    def reduces(self) -> bool:
+        return self.acc.data > 0
+
+    @property
+    def is_2d(self) -> bool:
+        return self.tile_w.data > 0
 
     def verify(self) -> None:
         t, n, h, out, c = (p.data for p in (self.tile_h, self.num_tiles, self.halo, self.out_h, self.chain))
@@ -259,6 +301,23 @@ class TilePlanAttr(_IntFieldsAttr):
             raise VerifyException(
                 f"#tgr.tile_plan: {n} tiles of {t} rows do not cover exactly {out} output rows"
             )
+        if self.acc.data < 0 or (self.acc.data > 0 and (self.chain.data != -1 or self.halo.data != 0)):
+            raise VerifyException("#tgr.tile_plan acc must be >= 0; reduction tiles (acc > 0) have chain -1, halo 0")
+        if self.acc.data > self.peak.data:
+            raise VerifyException("#tgr.tile_plan acc is part of peak: it cannot exceed it")
+        tw, nw, hw, ow = (p.data for p in (self.tile_w, self.num_tiles_w, self.halo_w, self.out_w))
+        if tw == 0:
+            if (nw, hw, ow) != (1, 0, 0):
+                raise VerifyException(
+                    "#tgr.tile_plan without tile_w (full-width rows) has num_tiles_w 1, halo_w 0, out_w 0"
+                )
+            return
+        if tw < 0 or hw < 0 or not (nw - 1) * tw < ow <= nw * tw:
+            raise VerifyException(
+                f"#tgr.tile_plan: {nw} tiles of {tw} columns do not cover exactly {ow} output columns"
+            )
+        if c != -1 or self.acc.data:
+            raise VerifyException("#tgr.tile_plan: 2-D tiles (tile_w > 0) are neither a chain nor a reduction")
 
 
 class Strategy(StrEnum):

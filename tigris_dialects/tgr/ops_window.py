@@ -23,7 +23,6 @@ computes the same numbers in either layout:
 
 from __future__ import annotations
 
-import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -51,12 +50,12 @@ from tigris.dialects.tgr.record_fields import Fields, RecordFieldError, window_f
 from tigris.dialects.tgr.runtime_enums import OpFlag, OpType
 from tigris.dialects.tgr.ops_shape import FlattenOp, ReshapeOp
 from tigris.dialects.tgr.traits import (
+    AccumulatesRows,
     FusesActivation,
     RuntimeOp,
     SpatialWindow,
     TileCategory,
     TileKind,
-    Window,
     int_prop,
 )
 
@@ -251,11 +250,11 @@ class WeightedOp(PositionalSyntax):
 
 @dataclass(frozen=True)
 class _ConvWindow(SpatialWindow):
-    """The window along H with the kernel read through `onnx_weight_shape`, whatever the layout."""
+    """The windows with the kernel read through `onnx_weight_shape`, whatever the weight's layout."""
 
-    def window_h(self, op: Operation) -> Window:
+    def kernel_shape(self, op: Operation) -> list[int]:
         assert isinstance(op, WeightedOp)
-        return dataclasses.replace(super().window_h(op), kernel=op.onnx_weight_shape()[2])
+        return list(op.onnx_weight_shape()[2:])
 
 
 class _ConvBase(WeightedOp):
@@ -511,10 +510,11 @@ _GLOBAL = (Pure(), TileCategory(TileKind.SPATIAL), SpatialWindow(global_window=T
 @irdl_op_definition
 class GlobalAvgPoolOp(_GlobalPoolBase):
     name = "tgr.global_avg_pool"
-    traits = traits_def(*_GLOBAL, RuntimeOp(OpType.GLOBAL_AVG))
+    # float32: a Kahan-compensated sum, so a sum and a compensation per channel
+    traits = traits_def(*_GLOBAL, RuntimeOp(OpType.GLOBAL_AVG), AccumulatesRows(float_bytes=8))
 
 
 @irdl_op_definition
 class GlobalMaxPoolOp(_GlobalPoolBase):
     name = "tgr.global_max_pool"
-    traits = traits_def(*_GLOBAL, RuntimeOp(OpType.GLOBAL_MAX))
+    traits = traits_def(*_GLOBAL, RuntimeOp(OpType.GLOBAL_MAX), AccumulatesRows(float_bytes=4))

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from enum import Enum
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType
+from xdsl.dialects.builtin import DenseArrayBase, Float32Type, IntegerAttr, TensorType
 from xdsl.ir import Attribute, Operation
 from xdsl.traits import OpTrait
 from xdsl.utils.exceptions import VerifyException
@@ -94,37 +94,71 @@ def _ints(op: Operation, name: str) -> list[int] | None:
 
 @dataclass(frozen=True)
 class SpatialWindow(OpTrait):
-    """A spatial op's window along H (the first spatial axis).
+    """A spatial op's window along each spatial axis (H, then W: 2-D tiles cut both).
 
     The default reads the conventional properties `kernel_shape` (else the weight's
     spatial dims, operand 1), `strides`, `dilations` and `pads` ([begins..., ends...]),
-    with global pooling as a window covering the whole input. Ops whose parameters are
-    spelled differently subclass this and override `window_h`.
+    with global pooling as a window covering the whole input. Ops whose kernel is spelled
+    differently subclass this and override `kernel_shape`.
     """
 
     global_window: bool = False
 
-    def window_h(self, op: Operation) -> Window:
-        in_type = op.operands[0].type
-        assert isinstance(in_type, TensorType)
-        shape = in_type.get_shape()
-        spatial_rank = len(shape) - 2
-        if self.global_window:
-            return Window(shape[2], 1, 1, 0, 0)
+    def kernel_shape(self, op: Operation) -> list[int]:
         kernel = _ints(op, "kernel_shape")
         if kernel is None:
             w_type = op.operands[1].type
             assert isinstance(w_type, TensorType)
             kernel = list(w_type.get_shape()[2:])
+        return kernel
+
+    def window_along(self, op: Operation, axis: int) -> Window | None:
+        """The window along spatial axis `axis` (0: H, 1: W); None if the input has no such axis."""
+        in_type = op.operands[0].type
+        assert isinstance(in_type, TensorType)
+        shape = in_type.get_shape()
+        spatial_rank = len(shape) - 2
+        if not 0 <= axis < spatial_rank:
+            return None
+        if self.global_window:
+            return Window(shape[2 + axis], 1, 1, 0, 0)
+        kernel = self.kernel_shape(op)
         strides = _ints(op, "strides") or [1] * spatial_rank
         dilations = _ints(op, "dilations") or [1] * spatial_rank
         pads = _ints(op, "pads") or [0] * (2 * spatial_rank)
-        return Window(kernel[0], strides[0], dilations[0], pads[0], pads[spatial_rank])
+        return Window(kernel[axis], strides[axis], dilations[axis], pads[axis], pads[spatial_rank + axis])
 
     @staticmethod
-    def of(op: Operation) -> Window | None:
+    def of(op: Operation, axis: int = 0) -> Window | None:
+        """The op's window along spatial axis `axis` (0: H, 1: W), None for a non-spatial op."""
         trait = op.get_trait(SpatialWindow)
-        return trait.window_h(op) if trait is not None else None
+        return trait.window_along(op, axis) if trait is not None else None
+
+
+@dataclass(frozen=True)
+class AccumulatesRows(OpTrait):
+    """The op reduces its whole input (over H and W) to one value per (batch, channel) and can do
+    so band by band: with reduction tiles it sees its input a few rows at a time, keeps a running
+    accumulator in the arena across the tiles and writes its output after the last one.
+
+    `float_bytes` / `int8_bytes` are the accumulator bytes per (batch, channel) the runtime's
+    kernel keeps for a float32 / an int8 input; the kernel refuses a smaller accumulator."""
+
+    float_bytes: int
+    int8_bytes: int = 4
+
+    def acc_bytes(self, op: Operation) -> int:
+        in_type = op.operands[0].type
+        assert isinstance(in_type, TensorType)
+        shape = in_type.get_shape()
+        per = self.float_bytes if isinstance(in_type.element_type, Float32Type) else self.int8_bytes
+        return shape[0] * shape[1] * per
+
+    @staticmethod
+    def of(op: Operation) -> int | None:
+        """Accumulator bytes of an op that can reduce over tiles, else None."""
+        trait = op.get_trait(AccumulatesRows)
+        return trait.acc_bytes(op) if trait is not None else None
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,9 @@ class TileInfo:
     halo: int
     tiles: int
     chain: int  # -1 for a spatially tiled stage
+    acc: int = 0  # reduction tiles (tile_h rows of the input each): the accumulator's bytes
+    tile_w: int = 0  # 2-D tiles: output columns per tile (0: full-width rows)
+    halo_w: int = 0
 
 
 @dataclass(frozen=True)
@@ -200,7 +203,8 @@ def stage_rows(plan: Plan) -> tuple[StageRow, ...]:
                 tuple(g.tensors[t].name for t in s.inputs),
                 tuple(g.tensors[t].name for t in s.outputs),
                 sp.strategy,
-                TileInfo(tile.tile_h, tile.halo, tile.num_tiles, tile.chain) if tile is not None else None,
+                TileInfo(tile.tile_h, tile.halo, tile.total_tiles, tile.chain, tile.acc, tile.tile_w, tile.halo_w)
+                if tile is not None else None,
             )
         )
     return tuple(rows)

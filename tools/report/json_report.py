@@ -30,7 +30,8 @@ def _tensor(t: TensorInfo) -> dict[str, Any]:
 def _stage(s: StageRow) -> dict[str, Any]:
     tile = None
     if s.tile is not None:
-        tile = {"tile_h": s.tile.tile_h, "halo": s.tile.halo, "tiles": s.tile.tiles, "chain": s.tile.chain}
+        tile = {"tile_h": s.tile.tile_h, "halo": s.tile.halo, "tiles": s.tile.tiles, "chain": s.tile.chain,
+                "acc": s.tile.acc, "tile_w": s.tile.tile_w, "halo_w": s.tile.halo_w}
     return {
         "index": s.index,
         "first_op": s.first_op,

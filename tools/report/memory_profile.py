@@ -4,7 +4,7 @@ The figures need series the text report does not print: the bytes live in the ar
 at every step, once for the whole model held at once (no partitioning) and once as the
 plan runs it (stage by stage, a tiled stage one band at a time), and, per tiled stage
 or chain, the rows each tile reads and writes. They come from the planner's own
-functions (`timeline`, `band_rows`, `chain_rows`, `tile_ranges`) applied to the plan the
+functions (`timeline`, `group_band_sizes`, `group_tile_ranges`) applied to the plan the
 report describes (`planned`: tigris-plan, read back from the IR), so the curve peaks
 exactly at the scheduled peaks the report prints. Kept apart from plot.py so they can
 be computed and tested without matplotlib.
@@ -18,11 +18,11 @@ from xdsl.dialects.builtin import ModuleOp
 
 from tigris.dialects.tgr.attributes import Strategy
 from tigris.tools.report.analysis import planned
-from tigris.transforms.plan.bands import tile_ranges
+from tigris.transforms.plan.bands import group_tile_ranges
 from tigris.transforms.plan.graph import PlanGraph
-from tigris.transforms.plan.memory import timeline
+from tigris.transforms.plan.memory import align_up, timeline
 from tigris.transforms.plan.planner import Plan, StagePlan, groups
-from tigris.transforms.plan.tiling import band_rows, chain_rows
+from tigris.transforms.plan.tiling import group_band_sizes
 
 Rows = tuple[int, int]
 
@@ -118,16 +118,13 @@ def _group_live(plan: Plan, run: list[StagePlan]) -> list[int]:
     """Bytes live per step of one stage group; a tiled group's tensors cut to one band."""
     graph, tile = plan.graph, run[0].tile
     stages = [sp.stage for sp in run]
-    if tile is None:
-        rows_per_stage: list[dict[int, int] | None] = [None]
-    elif run[0].strategy is Strategy.CHAIN:
-        rows_per_stage = list(chain_rows(graph, stages, tile.tile_h))
-    else:
-        rows_per_stage = [band_rows(graph, stages[0], tile.tile_h)]
+    sizes_per_stage: list[dict[int, int] | None] = [None]
+    if tile is not None:
+        sizes_per_stage = list(group_band_sizes(graph, stages, tile))
+    acc = align_up(tile.acc, plan.align) if tile is not None else 0
     live: list[int] = []
-    for stage, rows in zip(stages, rows_per_stage):
-        sizes = None if rows is None else {t: graph.tensors[t].row_bytes * r for t, r in rows.items()}
-        live += timeline(graph, plan.align, stage.first, stage.last, sizes).live
+    for stage, sizes in zip(stages, sizes_per_stage):
+        live += [bytes_ + acc for bytes_ in timeline(graph, plan.align, stage.first, stage.last, sizes).live]
     return live
 
 
@@ -150,7 +147,7 @@ def _tiled_group(graph: PlanGraph, run: list[StagePlan]) -> TiledGroup:
     in_t = max((graph.tensors[i] for i in stages[0].inputs), key=lambda t: t.height, default=out_t)
     bands = tuple(
         TileBand(r[out_t.index], r.get(in_t.index, r[out_t.index]))
-        for r in tile_ranges(graph, stages, tile.tile_h)
+        for r in group_tile_ranges(graph, stages, tile.tile_h, tile.reduces)
     )
     return TiledGroup(
         tuple(s.index for s in stages), run[0].strategy, tile.tile_h, tile.halo,

@@ -124,6 +124,10 @@ def _strategy(s: StageRow) -> str:
     if s.tile is None:
         return s.strategy.value
     t = s.tile
+    if t.acc:
+        return f"reduce: {t.tile_h} input rows a tile, {t.tiles} tiles, {size(t.acc)} accumulator"
+    if t.tile_w:
+        return f"tiled 2-D: {t.tile_h} x {t.tile_w}, halo {t.halo} x {t.halo_w}, {t.tiles} tiles"
     kind = "tiled" if t.chain < 0 else f"chain {t.chain}"
     return f"{kind}: tile_h {t.tile_h}, halo {t.halo}, {t.tiles} tiles"
 

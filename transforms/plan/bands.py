@@ -8,27 +8,14 @@ first tile starts at row 0, the last ends at H, and overlaps are the halo.
 
 from __future__ import annotations
 
-from tigris.transforms.plan.graph import PlanGraph, PlanStep, PlanTensor
+from tigris.transforms.plan.geometry import Axis, Range, extent, input_range
+from tigris.transforms.plan.graph import PlanGraph
 from tigris.transforms.plan.temporal import Stage
 
-Range = tuple[int, int]
 
-
-def _input_range(step: PlanStep, out: Range, tensor: PlanTensor) -> Range:
-    if tensor.height == 1 or len(tensor.shape) < 3:
-        return (0, tensor.height)
-    start, end = out
-    if step.window is not None:
-        w = step.window
-        start, end = start * w.stride - w.pad_begin, (end - 1) * w.stride - w.pad_begin + w.effective_kernel
-    elif step.row_map is not None and step.op is not None:
-        return step.row_map.input_range(step.op, start, end, tensor.height)
-    start, end = max(0, start), min(tensor.height, end)
-    return (min(start, tensor.height - 1), max(end, min(start, tensor.height - 1) + 1))
-
-
-def band_ranges(graph: PlanGraph, stages: list[Stage], out: Range) -> dict[int, Range]:
-    """Row range of every tensor the stages touch, for output rows `out` of the last stage."""
+def band_ranges(graph: PlanGraph, stages: list[Stage], out: Range, axis: Axis = Axis.H) -> dict[int, Range]:
+    """Row (column, along W) range of every tensor the stages touch, for output rows `out` of
+    the last stage."""
     ranges: dict[int, Range] = {t: out for t in stages[-1].outputs}
     for stage in reversed(stages):
         for step in reversed(graph.steps[stage.first : stage.last + 1]):
@@ -37,7 +24,7 @@ def band_ranges(graph: PlanGraph, stages: list[Stage], out: Range) -> dict[int, 
                 continue
             r_out = (min(r[0] for r in produced), max(r[1] for r in produced))
             for i in step.inputs:
-                r_in = _input_range(step, r_out, graph.tensors[i])
+                r_in = input_range(step, axis, r_out, graph.tensors[i])
                 old = ranges.get(i)
                 ranges[i] = r_in if old is None else (min(old[0], r_in[0]), max(old[1], r_in[1]))
     return ranges
@@ -45,5 +32,22 @@ def band_ranges(graph: PlanGraph, stages: list[Stage], out: Range) -> dict[int, 
 
 def tile_ranges(graph: PlanGraph, stages: list[Stage], tile_h: int) -> list[dict[int, Range]]:
     """Per tile, the row range of every tensor, tiles covering the output rows in order."""
-    height = graph.tensors[stages[-1].outputs[0]].height
-    return [band_ranges(graph, stages, (s, min(s + tile_h, height))) for s in range(0, height, tile_h)]
+    return axis_tile_ranges(graph, stages, tile_h, Axis.H)
+
+
+def axis_tile_ranges(graph: PlanGraph, stages: list[Stage], size: int, axis: Axis) -> list[dict[int, Range]]:
+    """Per band of `size` output rows (columns) along `axis`, the range of every tensor. A 2-D
+    tile's window is the product of its row band's and its column band's ranges."""
+    total = extent(graph.tensors[stages[-1].outputs[0]], axis)
+    return [band_ranges(graph, stages, (s, min(s + size, total)), axis) for s in range(0, total, size)]
+
+
+def group_tile_ranges(graph: PlanGraph, stages: list[Stage], tile_h: int, reduces: bool) -> list[dict[int, Range]]:
+    """`tile_ranges`, or for reduction tiles (a lone global pooling) the input's rows per tile,
+    each output whole."""
+    if not reduces:
+        return tile_ranges(graph, stages, tile_h)
+    step = graph.steps[stages[0].last]
+    height = graph.tensors[step.inputs[0]].height
+    outputs = {t: (0, graph.tensors[t].height) for t in step.outputs}
+    return [{step.inputs[0]: (s, min(s + tile_h, height)), **outputs} for s in range(0, height, tile_h)]

@@ -15,7 +15,7 @@ from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import PassFailedException
 
-from tigris.dialects.tgr.traits import RowMap, SpatialWindow, TileCategory, TileKind, Window
+from tigris.dialects.tgr.traits import AccumulatesRows, RowMap, SpatialWindow, TileCategory, TileKind, Window
 from tigris.dialects.tgr.weight import WeightOp, numpy_dtype
 
 
@@ -50,6 +50,13 @@ class PlanStep:
     outputs: list[int]
     row_map: RowMap | None = None  # pad/resize: how output rows map to input rows
     macs: int = 0
+    acc_bytes: int | None = None  # ops that can reduce over tiles: their accumulator (AccumulatesRows)
+    window_w: Window | None = None  # the window along W (2-D tiles)
+
+    @property
+    def windows(self) -> tuple[Window | None, Window | None]:
+        """The windows along H and W (`geometry.Axis` order)."""
+        return (self.window, self.window_w)
 
 
 @dataclass
@@ -116,7 +123,8 @@ def build_plan_graph(module: ModuleOp) -> PlanGraph:
         name = getattr(name_attr, "data", op.name)
         outputs = [add(r, index, r.name_hint or f"{name}.out{j}") for j, r in enumerate(op.results)]
         steps.append(
-            PlanStep(index, op, name, TileCategory.of(op), SpatialWindow.of(op), inputs, outputs, RowMap.of(op), _macs(op))
+            PlanStep(index, op, name, TileCategory.of(op), SpatialWindow.of(op), inputs, outputs, RowMap.of(op),
+                     _macs(op), AccumulatesRows.of(op), SpatialWindow.of(op, axis=1))
         )
     return PlanGraph(steps, tensors)
 

@@ -82,9 +82,14 @@ def plan_align(func: FuncOp) -> int:
     return memory.align.data if memory is not None else DEFAULT_ALIGN
 
 
+_TILE_FIELDS = (
+    "tile_h", "num_tiles", "halo", "out_h", "peak", "chain", "acc", "tile_w", "num_tiles_w", "halo_w", "out_w"
+)
+"""The fields of the planner's `TilePlan` and of `#tgr.tile_plan`, in the attribute's order."""
+
+
 def _tile_attr(tile: TilePlan) -> TilePlanAttr:
-    fields = (tile.tile_h, tile.num_tiles, tile.halo, tile.out_h, tile.peak, tile.chain)
-    return TilePlanAttr(*(IntAttr(v) for v in fields))
+    return TilePlanAttr(*(IntAttr(getattr(tile, f)) for f in _TILE_FIELDS))
 
 
 def _stage_attr(stage: Stage, plan: StagePlan | None = None) -> StageAttr:
@@ -131,8 +136,7 @@ def _stage_plan(attr: StageAttr) -> StagePlan:
     tile = attr.tile_plan
     if tile is None:
         return StagePlan(stage, attr.strategy.data)
-    fields = (tile.tile_h, tile.num_tiles, tile.halo, tile.out_h, tile.peak, tile.chain)
-    return StagePlan(stage, attr.strategy.data, TilePlan(*(f.data for f in fields)))
+    return StagePlan(stage, attr.strategy.data, TilePlan(**{f: getattr(tile, f).data for f in _TILE_FIELDS}))
 
 
 def written_plan(module: ModuleOp) -> Plan:

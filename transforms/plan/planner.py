@@ -15,12 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tigris.dialects.tgr.attributes import Strategy
-from tigris.transforms.plan.bands import tile_ranges
 from tigris.transforms.plan.graph import PlanGraph
 from tigris.transforms.plan.memory import align_up, timeline
 from tigris.transforms.plan.temporal import Stage, make_stage, partition_temporal
 from tigris.transforms.plan.tiling import (
-    TilePlan, band_peak, band_rows, chain_links, chain_rows, is_tileable, plan_chain, plan_spatial,
+    TilePlan, band_peak, band_rows, chain_links, is_tileable, plan_chain, plan_reduction, plan_spatial,
+    computed_elements, is_tileable_2d, reduction_peak, reduction_step, tile_peak_2d, tile_reads,
 )
 
 
@@ -99,18 +99,12 @@ def assign_strategies(
 
 
 def _spatial_or_normal(graph: PlanGraph, stage: Stage, budget: int, align: int) -> StagePlan:
-    """An over-budget stage: tiled if its bands fit the budget, else normal (it overflows)."""
-    tile = plan_spatial(graph, stage, budget, align)
+    """An over-budget stage: tiled (output-row bands, or reduction tiles over the input of a
+    global pooling) if its bands fit the budget, else normal (it overflows)."""
+    tile = plan_spatial(graph, stage, budget, align) or plan_reduction(graph, stage, budget, align)
     if tile is not None and tile.peak <= budget:
         return StagePlan(stage, Strategy.TILED, tile)
     return StagePlan(stage, Strategy.NORMAL)
-
-
-def tile_peak(graph: PlanGraph, stages: list[Stage], tile_h: int, align: int) -> int:
-    """The band peak of `tile_h`-row tiles over `stages` (a lone tiled stage, or a whole chain):
-    the peak `plan_spatial` / `plan_chain` computed, recovered from a tile plan's height alone."""
-    rows = chain_rows(graph, stages, tile_h)
-    return max(band_peak(graph, stage, stage_rows, align) for stage, stage_rows in zip(stages, rows))
 
 
 def groups(plan: Plan) -> list[list[StagePlan]]:
@@ -133,20 +127,13 @@ def measure(plan: Plan) -> None:
         first, last = stages[0], stages[-1]
         plan.traffic.written += sum(g.tensors[t].nbytes for t in last.outputs)
         tile = group[0].tile
-        if tile is None:
+        if tile is None or tile.reduces:  # reduction tiles read each input row exactly once
             plan.traffic.read += sum(g.tensors[t].nbytes for t in first.inputs)
             continue
-        tiles = tile_ranges(g, stages, tile.tile_h)
-        for t in first.inputs:
-            rows = sum(r[t][1] - r[t][0] for r in tiles if t in r)
-            plan.traffic.read += g.tensors[t].row_bytes * rows
-        for stage in stages:
-            for step in g.steps[stage.first : stage.last + 1]:
-                out = step.outputs[0]
-                computed = sum(r[out][1] - r[out][0] for r in tiles if out in r)
-                extra = computed - g.tensors[out].height
-                if extra > 0 and g.tensors[out].height:
-                    plan.halo_macs += step.macs * extra // g.tensors[out].height
+        plan.traffic.read += tile_reads(g, stages, tile)
+        for step, (computed, total) in computed_elements(g, stages, tile).items():
+            if computed > total and total:
+                plan.halo_macs += g.steps[step].macs * (computed - total) // total
 
 
 def total_macs(graph: PlanGraph) -> int:
@@ -154,14 +141,19 @@ def total_macs(graph: PlanGraph) -> int:
 
 
 def minimum_budget(graph: PlanGraph, align: int) -> int:
-    """The smallest arena in which every single op runs, tiled to one-row bands where it can be:
-    below it, even the best plan cannot hold an op's inputs and outputs."""
+    """The smallest arena in which every single op runs, tiled to one-row bands (of its output,
+    or of its input for a reduction) or 1 x 1 tiles where it can be: below it, even the best
+    plan cannot hold an op's inputs and outputs."""
     worst = 0
     for step in graph.steps:
         stage = make_stage(graph, 0, step.index, step.index, align)
         need = stage.peak
         if is_tileable(graph, stage):
             need = min(need, band_peak(graph, stage, band_rows(graph, stage, 1), align))
+        if is_tileable_2d(graph, stage):
+            need = min(need, tile_peak_2d(graph, stage, 1, 1, align))
+        if reduction_step(graph, stage) is not None:
+            need = min(need, reduction_peak(graph, stage, step, 1, align))
         worst = max(worst, need)
     return worst
 

@@ -5,6 +5,11 @@ backwards and says how many rows of every tensor one band of `tile_h` output row
 needs (spatial ops widen it by their window, resampling narrows it); a band's memory
 is the stage's timeline with each tensor cut to those rows. The spec's formula picks
 a first tile height, which is lowered until that computed peak really fits.
+
+Reduction tiles (`plan_reduction`) cut the other way round: a stage whose op reduces its
+whole input to one value per channel (global pooling: `AccumulatesRows`) has a one-row
+output, so its tiles are bands of the op's *input*; the op keeps an accumulator in the
+arena across the tiles and writes its output after the last one.
 """
 
 from __future__ import annotations
@@ -12,9 +17,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from tigris.dialects.tgr.traits import TileKind, Window
+from tigris.dialects.tgr.runtime_enums import EXTENSION_OP_TYPES
+from tigris.dialects.tgr.traits import RuntimeOp, TileKind, Window
+from tigris.transforms.plan.bands import axis_tile_ranges
+from tigris.transforms.plan.geometry import Axis, extent, has_axis, input_extent
 from tigris.transforms.plan.graph import PlanGraph, PlanStep, PlanTensor
-from tigris.transforms.plan.memory import timeline
+from tigris.transforms.plan.memory import align_up, timeline
 from tigris.transforms.plan.temporal import Stage
 
 
@@ -24,8 +32,25 @@ class TilePlan:
     num_tiles: int
     halo: int
     out_h: int
-    peak: int  # computed peak of one band (of the whole chain, for chains)
+    peak: int  # computed peak of one band (of the whole chain, for chains; the accumulator included)
     chain: int = -1
+    acc: int = 0  # reduction tiles: accumulator bytes of the stage's last op; 0: output-row tiles
+    tile_w: int = 0  # 2-D tiles: output columns per tile; 0: full-width rows (the fields below unused)
+    num_tiles_w: int = 1  # 2-D tiles: tiles along W; a stage runs num_tiles x num_tiles_w tiles
+    halo_w: int = 0  # 2-D tiles: extra input columns (receptive field along W - 1)
+    out_w: int = 0  # 2-D tiles: output columns the tiles cover
+
+    @property
+    def reduces(self) -> bool:
+        return self.acc > 0
+
+    @property
+    def is_2d(self) -> bool:
+        return self.tile_w > 0
+
+    @property
+    def total_tiles(self) -> int:
+        return self.num_tiles * self.num_tiles_w
 
 
 def receptive_field(windows: list[Window]) -> int:
@@ -52,20 +77,15 @@ def is_tileable(graph: PlanGraph, stage: Stage) -> bool:
 
 def input_rows(step: PlanStep, out_rows: int, tensor: PlanTensor) -> int:
     """Rows of `tensor` that `out_rows` output rows of `step` read."""
-    if tensor.height == 1 or len(tensor.shape) < 3:
-        return tensor.height
-    if step.window is not None:
-        need = (out_rows - 1) * step.window.stride + step.window.effective_kernel
-    elif step.row_map is not None and step.op is not None:
-        need = step.row_map.rows_needed(step.op, out_rows, tensor.height)
-    else:
-        need = out_rows
-    return max(1, min(tensor.height, need))
+    return input_extent(step, Axis.H, out_rows, tensor)
 
 
-def band_rows(graph: PlanGraph, stage: Stage, out_rows: int, demand: dict[int, int] | None = None) -> dict[int, int]:
-    """Rows per tensor for one band; `demand` gives rows already required of stage outputs."""
-    rows = {t: min(graph.tensors[t].height, out_rows) for t in stage.outputs}
+def band_rows(
+    graph: PlanGraph, stage: Stage, out_rows: int, demand: dict[int, int] | None = None, axis: Axis = Axis.H
+) -> dict[int, int]:
+    """Rows (columns, along W) per tensor for one band; `demand` gives rows already required
+    of stage outputs."""
+    rows = {t: min(extent(graph.tensors[t], axis), out_rows) for t in stage.outputs}
     for t, r in (demand or {}).items():
         rows[t] = max(rows.get(t, 0), r)
     for step in reversed(graph.steps[stage.first : stage.last + 1]):
@@ -74,13 +94,24 @@ def band_rows(graph: PlanGraph, stage: Stage, out_rows: int, demand: dict[int, i
         for o in step.outputs:
             rows.setdefault(o, r_out)
         for i in step.inputs:
-            rows[i] = max(rows.get(i, 0), input_rows(step, r_out, graph.tensors[i]))
+            rows[i] = max(rows.get(i, 0), input_extent(step, axis, r_out, graph.tensors[i]))
     return rows
 
 
-def band_peak(graph: PlanGraph, stage: Stage, rows: dict[int, int], align: int) -> int:
-    sizes = {t: graph.tensors[t].row_bytes * r for t, r in rows.items()}
+def band_peak(
+    graph: PlanGraph, stage: Stage, rows: dict[int, int], align: int, cols: dict[int, int] | None = None
+) -> int:
+    """The stage's timeline peak with every tensor cut to its band: `rows` along H and, for a
+    2-D tile, `cols` along W."""
+    sizes = {t: band_bytes(graph.tensors[t], r, (cols or {}).get(t)) for t, r in rows.items()}
     return timeline(graph, align, stage.first, stage.last, sizes).peak
+
+
+def band_bytes(tensor: PlanTensor, rows: int, cols: int | None = None) -> int:
+    """Bytes of a band of `rows` rows (and `cols` columns; None: the full width) of a tensor."""
+    if cols is None:
+        return tensor.row_bytes * rows
+    return tensor.row_bytes // extent(tensor, Axis.W) * cols * rows
 
 
 def out_height(graph: PlanGraph, stage: Stage) -> int:
@@ -89,8 +120,9 @@ def out_height(graph: PlanGraph, stage: Stage) -> int:
 
 def plan_spatial(graph: PlanGraph, stage: Stage, budget: int, align: int) -> TilePlan | None:
     """The spec's tile height, lowered until the band fits; None if the stage is not tileable.
-    If even one-row bands do not fit, the plan keeps tile_h 1 and its peak exceeds the
-    budget: the planner then runs the stage normally instead (`planner.assign_strategies`)."""
+    If even one-row full-width bands do not fit, 2-D tiles (`plan_2d`) where the stage allows
+    them; failing those, the plan keeps tile_h 1 and its peak exceeds the budget: the planner
+    then runs the stage normally instead (`planner.assign_strategies`)."""
     if not is_tileable(graph, stage):
         return None
     height = out_height(graph, stage)
@@ -100,7 +132,97 @@ def plan_spatial(graph: PlanGraph, stage: Stage, budget: int, align: int) -> Til
     while tile_h > 1 and peak > budget:
         tile_h -= 1
         peak = band_peak(graph, stage, band_rows(graph, stage, tile_h), align)
-    return TilePlan(tile_h, math.ceil(height / tile_h), halo, height, peak)
+    strips = TilePlan(tile_h, math.ceil(height / tile_h), halo, height, peak)
+    if peak <= budget:
+        return strips
+    return plan_2d(graph, stage, budget, align) or strips
+
+
+def is_tileable_2d(graph: PlanGraph, stage: Stage) -> bool:
+    """Whether 2-D tiles can cut the stage: it is tileable, its ops are pointwise or windowed
+    along H and W (conv, depthwise, pooling: what the runtime's kernels run on a 2-D window),
+    and its outputs are rank-4 maps more than one column wide."""
+    if not is_tileable(graph, stage):
+        return False
+    for step in graph.steps[stage.first : stage.last + 1]:
+        windowed = step.kind is TileKind.SPATIAL and step.window_w is not None and step.acc_bytes is None
+        if step.row_map is not None or not (step.kind is TileKind.POINTWISE or windowed) or not _builtin(step):
+            return False
+    return all(has_axis(graph.tensors[t], Axis.W) for t in stage.outputs)
+
+
+def _builtin(step: PlanStep) -> bool:
+    """A built-in op: its runtime kernel handles 2-D windows. A plugin's kernel sees whole rows
+    (the runtime refuses it a window), so its stages are cut in full-width rows only."""
+    trait = step.op.get_trait(RuntimeOp) if step.op is not None else None
+    return trait is not None and trait.op_type not in EXTENSION_OP_TYPES
+
+
+def plan_2d(graph: PlanGraph, stage: Stage, budget: int, align: int) -> TilePlan | None:
+    """tile_h x tile_w tiles: for every tile height, the widest tiles that fit; of those, the
+    plan that reads the fewest bytes from slow memory (halos overlap along both axes), then the
+    one with fewest tiles, then the lowest. None if the stage cannot be cut in 2-D or not even
+    1 x 1 tiles fit. O(sqrt(H) log W) band peaks: a handful of timelines of one stage."""
+    if not is_tileable_2d(graph, stage):
+        return None
+    height, width = out_height(graph, stage), extent(graph.tensors[stage.outputs[0]], Axis.W)
+    windows = stage_windows(graph, [stage])
+    halo = receptive_field(windows) - 1
+    halo_w = receptive_field([s.window_w for s in graph.steps[stage.first : stage.last + 1] if s.window_w]) - 1
+
+    def peak(tile_h: int, tile_w: int) -> int:
+        return tile_peak_2d(graph, stage, tile_h, tile_w, align)
+
+    extents: dict[tuple[Axis, int], dict[int, int]] = {}
+
+    def reads(tile_h: int, tile_w: int) -> int:
+        for key in ((Axis.H, tile_h), (Axis.W, tile_w)):
+            if key not in extents:
+                extents[key] = read_extents(graph, [stage], key[1], key[0])
+        return reads_of(graph, [stage], extents[(Axis.H, tile_h)], extents[(Axis.W, tile_w)])
+
+    best: tuple[tuple[int, int], TilePlan] | None = None
+    # only the smallest height giving each number of row bands: a taller one has the same bands
+    # to read, less room for columns
+    for tile_h in sorted({-(-height // k) for k in range(1, height + 1)}):
+        if peak(tile_h, 1) > budget:
+            break
+        low, high = 1, width
+        while low < high:
+            mid = (low + high + 1) // 2
+            low, high = (mid, high) if peak(tile_h, mid) <= budget else (low, mid - 1)
+        plan = TilePlan(tile_h, math.ceil(height / tile_h), halo, height, peak(tile_h, low),
+                        tile_w=low, num_tiles_w=math.ceil(width / low), halo_w=halo_w, out_w=width)
+        cost = (reads(tile_h, low), plan.total_tiles)
+        if best is None or cost < best[0]:
+            best = (cost, plan)
+    return best[1] if best is not None else None
+
+
+def tile_peak_2d(graph: PlanGraph, stage: Stage, tile_h: int, tile_w: int, align: int) -> int:
+    """The band peak of tile_h x tile_w output tiles of a stage."""
+    rows, cols = band_rows(graph, stage, tile_h), band_rows(graph, stage, tile_w, axis=Axis.W)
+    return band_peak(graph, stage, rows, align, cols)
+
+
+def tile_reads(graph: PlanGraph, stages: list[Stage], tile: TilePlan) -> int:
+    """Bytes the tiles load from slow memory: each stage input's rows (and columns) per tile,
+    summed. Along each axis a tile's range is the same for every tile of its row (column), so a
+    2-D total is (sum of row-band heights) x (sum of column-band widths) x bytes per pixel."""
+    rows = read_extents(graph, stages, tile.tile_h, Axis.H)
+    cols = read_extents(graph, stages, tile.tile_w, Axis.W) if tile.is_2d else None
+    return reads_of(graph, stages, rows, cols)
+
+
+def read_extents(graph: PlanGraph, stages: list[Stage], size: int, axis: Axis) -> dict[int, int]:
+    """Per input of the first stage, its rows (columns) summed over the bands of `size` outputs."""
+    bands = axis_tile_ranges(graph, stages, size, axis)
+    return {t: sum(b[t][1] - b[t][0] for b in bands if t in b) for t in stages[0].inputs}
+
+
+def reads_of(graph: PlanGraph, stages: list[Stage], rows: dict[int, int], cols: dict[int, int] | None) -> int:
+    """Slow-memory bytes of the stage inputs' bands, from their summed extents per axis."""
+    return sum(band_bytes(graph.tensors[t], rows[t], None if cols is None else cols[t]) for t in stages[0].inputs)
 
 
 def chain_links(graph: PlanGraph, a: Stage, b: Stage) -> bool:
@@ -144,3 +266,77 @@ def plan_chain(graph: PlanGraph, stages: list[Stage], budget: int, align: int, c
             high = mid - 1
     halo = receptive_field(stage_windows(graph, stages)) - 1
     return TilePlan(low, math.ceil(height / low), halo, height, peak(low), chain)
+
+
+def reduction_step(graph: PlanGraph, stage: Stage) -> PlanStep | None:
+    """The stage's op if reduction tiles can run it: one op that accumulates over rows, whose
+    outputs are the stage's, reading an input with rows to cut (the runtime checks the same)."""
+    if stage.first != stage.last:
+        return None
+    step = graph.steps[stage.first]
+    if step.acc_bytes is None or not step.inputs or sorted(stage.outputs) != sorted(step.outputs):
+        return None
+    source = graph.tensors[step.inputs[0]]
+    return step if len(source.shape) >= 3 and source.height > 1 else None
+
+
+def reduction_peak(graph: PlanGraph, stage: Stage, step: PlanStep, rows: int, align: int) -> int:
+    """Arena bytes of one reduction tile of `rows` input rows: the band of the input, the whole
+    (one-row) output and the accumulator, which stays for every tile."""
+    band = {step.inputs[0]: rows, **{t: graph.tensors[t].height for t in step.outputs}}
+    assert step.acc_bytes is not None
+    return band_peak(graph, stage, band, align) + align_up(step.acc_bytes, align)
+
+
+def plan_reduction(graph: PlanGraph, stage: Stage, budget: int, align: int) -> TilePlan | None:
+    """Reduction tiles of the largest height that fits (fewest tiles: the input is read once
+    whatever the height, so nothing else differs); None if the stage cannot reduce over tiles.
+    If even one-row tiles do not fit, the one-row plan is returned and the caller runs the
+    stage normally, as `plan_spatial` does."""
+    step = reduction_step(graph, stage)
+    if step is None:
+        return None
+    assert step.acc_bytes is not None
+    height = graph.tensors[step.inputs[0]].height
+    low, high = 1, height
+    while low < high:
+        mid = (low + high + 1) // 2
+        if reduction_peak(graph, stage, step, mid, align) <= budget:
+            low = mid
+        else:
+            high = mid - 1
+    peak = reduction_peak(graph, stage, step, low, align)
+    return TilePlan(low, math.ceil(height / low), 0, height, peak, acc=step.acc_bytes)
+
+
+def group_band_sizes(graph: PlanGraph, stages: list[Stage], tile: TilePlan) -> list[dict[int, int]]:
+    """Bytes per tensor of one band, per stage of a tiled group (a lone tiled stage, a chain, a
+    2-D tiled stage or a reduction stage): the sizes its `peak` was computed from (a reduction
+    adds its accumulator)."""
+    if tile.reduces:
+        step = graph.steps[stages[0].last]
+        rows = {step.inputs[0]: tile.tile_h, **{t: graph.tensors[t].height for t in step.outputs}}
+        return [{t: band_bytes(graph.tensors[t], r) for t, r in rows.items()}]
+    if tile.is_2d:
+        rows, cols = band_rows(graph, stages[0], tile.tile_h), band_rows(graph, stages[0], tile.tile_w, axis=Axis.W)
+        return [{t: band_bytes(graph.tensors[t], r, cols.get(t)) for t, r in rows.items()}]
+    return [{t: band_bytes(graph.tensors[t], r) for t, r in rows.items()} for rows in chain_rows(graph, stages, tile.tile_h)]
+
+
+def computed_elements(graph: PlanGraph, stages: list[Stage], tile: TilePlan) -> dict[int, tuple[int, int]]:
+    """Per step of the stages, (output elements its tiles compute, output elements): above the
+    second where halos are recomputed along H and, for 2-D tiles, along W. Counted in rows x
+    columns of the output's map (the other axes are whole in every tile)."""
+    rows = axis_tile_ranges(graph, stages, tile.tile_h, Axis.H)
+    cols = axis_tile_ranges(graph, stages, tile.tile_w, Axis.W) if tile.is_2d else None
+    out: dict[int, tuple[int, int]] = {}
+    for stage in stages:
+        for step in graph.steps[stage.first : stage.last + 1]:
+            t = step.outputs[0]
+            computed = sum(r[t][1] - r[t][0] for r in rows if t in r)
+            total = graph.tensors[t].height
+            if cols is not None:
+                computed *= sum(c[t][1] - c[t][0] for c in cols if t in c)
+                total *= extent(graph.tensors[t], Axis.W)
+            out[step.index] = (computed, total)
+    return out

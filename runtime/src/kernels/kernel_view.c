@@ -37,6 +37,13 @@ static int32_t dims_product(const int32_t *s, int32_t first, int32_t last) {
 }
 
 int tigris_view_of(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t tensor_idx, tigris_view_t *out) {
+    int err = tigris_view_of_window(plan, mem, tensor_idx, out);
+    if (err == TIGRIS_KERNEL_OK && (out->w_start != 0 || out->w_end != out->w)) return TIGRIS_KERNEL_ERR_BAND;
+    return err;
+}
+
+int tigris_view_of_window(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t tensor_idx,
+                          tigris_view_t *out) {
     const tigris_tensor_t *t;
     const int32_t *s;
     const void *data = NULL;
@@ -86,45 +93,81 @@ int tigris_view_of(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t 
     }
     out->h_start = h_start;
     out->h_end = h_end;
+    out->w_start = 0;
+    out->w_end = out->w;
+    if (t->weight == TIGRIS_NONE16 && mem != NULL && nd >= 3) {
+        int32_t w_start, w_end;
+        tigris_mem_cols(mem, plan, tensor_idx, &w_start, &w_end);
+        if (w_start < 0 || w_end > out->w || w_start >= w_end) return TIGRIS_KERNEL_ERR_BAND;
+        out->w_start = w_start;
+        out->w_end = w_end;
+    }
     return TIGRIS_KERNEL_OK;
 }
 
-int tigris_k_nd_of(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t tensor_idx, tk_nd_t *out) {
-    tigris_view_t v;
-    const int32_t *s;
-    int32_t r, a;
-    int err;
+/* The tk_nd_t of a tensor whose view is v: its recorded shape, with a channels-last tensor's
+ * strides over the resident rows (and, rank 4, columns) of v. A window of columns of a tensor
+ * of another rank (the view's w then spans several axes) is TIGRIS_KERNEL_ERR_BAND. */
+static int nd_from_view(const tigris_plan_t *plan, uint16_t tensor_idx, const tigris_view_t *v, tk_nd_t *out) {
+    const int32_t *s = tigris_tensor_shape(plan, &plan->tensors[tensor_idx]); /* the view checked it */
+    int32_t r = plan->tensors[tensor_idx].ndim, a;
 
-    memset(out, 0, sizeof(*out));
-    err = tigris_view_of(plan, mem, tensor_idx, &v);
-    if (err != TIGRIS_KERNEL_OK) return err;
-    s = tigris_tensor_shape(plan, &plan->tensors[tensor_idx]);
-    r = plan->tensors[tensor_idx].ndim;
     if (dims_product(s, 0, r) < 0) return TIGRIS_KERNEL_ERR_RANGE; /* the strides below are int32 */
-    out->data = v.data;
-    out->elem = v.elem;
-    out->dtype = v.dtype;
+    out->data = v->data;
+    out->elem = v->elem;
+    out->dtype = v->dtype;
     out->tensor = tensor_idx;
     out->rank = r;
     for (a = 0; a < r; ++a) out->dims[a] = s[a];
-    out->row_axis = -1;
-    out->h_start = 0;
+    out->row_axis = out->col_axis = -1;
+    out->h_start = out->w_start = 0;
     out->h_end = r >= 3 ? s[2] : 1;
+    out->w_end = r >= 4 ? s[3] : 1;
     if (r >= 3 && stored_channels_last(plan, tensor_idx)) {
-        int32_t rows = v.h_end - v.h_start;
+        int32_t rows = v->h_end - v->h_start, cols = v->w_end - v->w_start;
         out->channels_last = 1;
         out->row_axis = 2;
-        out->h_start = v.h_start;
-        out->h_end = v.h_end;
+        out->h_start = v->h_start;
+        out->h_end = v->h_end;
+        if (r == 4) {
+            out->col_axis = 3;
+            out->w_start = v->w_start;
+            out->w_end = v->w_end;
+        } else if (cols != v->w) {
+            return TIGRIS_KERNEL_ERR_BAND;
+        }
         out->strides[1] = 1;
         out->strides[r - 1] = s[1];
-        for (a = r - 2; a >= 2; --a) out->strides[a] = out->strides[a + 1] * s[a + 1];
+        for (a = r - 2; a >= 2; --a) /* the resident columns, not W, are an H row apart */
+            out->strides[a] = out->strides[a + 1] * (a + 1 == out->col_axis ? cols : s[a + 1]);
         out->strides[0] = out->strides[2] * rows;
     } else if (r > 0) {
         out->strides[r - 1] = 1;
         for (a = r - 2; a >= 0; --a) out->strides[a] = out->strides[a + 1] * s[a + 1];
     }
     return TIGRIS_KERNEL_OK;
+}
+
+int tigris_k_nd_of(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t tensor_idx, tk_nd_t *out) {
+    tigris_view_t v;
+    int err;
+    memset(out, 0, sizeof(*out));
+    err = tigris_view_of(plan, mem, tensor_idx, &v);
+    return err != TIGRIS_KERNEL_OK ? err : nd_from_view(plan, tensor_idx, &v, out);
+}
+
+int tigris_k_nd_of_window(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t tensor_idx, tk_nd_t *out) {
+    tigris_view_t v;
+    int err;
+    memset(out, 0, sizeof(*out));
+    err = tigris_view_of_window(plan, mem, tensor_idx, &v);
+    return err != TIGRIS_KERNEL_OK ? err : nd_from_view(plan, tensor_idx, &v, out);
+}
+
+/* The runtime axis of model axis `a` (-1 stays -1) for rank r >= 3: [0, 2, ..., r-1, 1]. */
+static int32_t runtime_axis(int32_t a, int32_t r) {
+    if (a == 1) return r - 1;
+    return a >= 2 ? a - 1 : a;
 }
 
 void tigris_k_nd_to_runtime(tk_nd_t *nd) {
@@ -138,9 +181,8 @@ void tigris_k_nd_to_runtime(tk_nd_t *nd) {
     }
     memcpy(nd->dims, dims, sizeof(dims));
     memcpy(nd->strides, strides, sizeof(strides));
-    if (nd->row_axis == 2) nd->row_axis = 1;
-    else if (nd->row_axis == 1) nd->row_axis = r - 1;
-    else if (nd->row_axis > 2) nd->row_axis -= 1;
+    nd->row_axis = runtime_axis(nd->row_axis, r);
+    nd->col_axis = runtime_axis(nd->col_axis, r);
 }
 
 int32_t tigris_k_model_axis(int32_t axis, int32_t rank) {
@@ -161,14 +203,36 @@ void tigris_k_storage_order(const tk_nd_t *t, int32_t *order) {
     }
 }
 
+int tigris_k_accumulator(const tigris_mem_t *mem, uint64_t need, const tigris_view_t *x, const tigris_view_t *y,
+                         void **acc) {
+    *acc = NULL;
+    if (x->h_start < 0 || x->h_start >= x->h_end || x->h_end > x->h || y->h_start != 0 || y->h_end != y->h)
+        return TIGRIS_KERNEL_ERR_BAND;
+    if (mem->tile.acc == NULL || (uintptr_t)mem->tile.acc % sizeof(int32_t) != 0 || need > mem->tile.acc_bytes)
+        return TIGRIS_KERNEL_ERR_PARAMS;
+    *acc = mem->tile.acc;
+    return TIGRIS_KERNEL_OK;
+}
+
 int tigris_k_check_rows(const tk_nd_t *t, int32_t axis, int32_t lo, int32_t hi) {
-    if (lo >= hi || axis != t->row_axis) return TIGRIS_KERNEL_OK;
-    return (lo < t->h_start || hi > t->h_end) ? TIGRIS_KERNEL_ERR_BAND : TIGRIS_KERNEL_OK;
+    if (lo >= hi) return TIGRIS_KERNEL_OK;
+    if (axis == t->row_axis && (lo < t->h_start || hi > t->h_end)) return TIGRIS_KERNEL_ERR_BAND;
+    if (axis == t->col_axis && (lo < t->w_start || hi > t->w_end)) return TIGRIS_KERNEL_ERR_BAND;
+    return TIGRIS_KERNEL_OK;
 }
 
 int tigris_k_require_full(const tk_nd_t *t) {
-    if (t->row_axis < 0) return TIGRIS_KERNEL_OK;
-    return tigris_k_check_rows(t, t->row_axis, 0, t->dims[t->row_axis]);
+    int err = t->row_axis < 0 ? TIGRIS_KERNEL_OK : tigris_k_check_rows(t, t->row_axis, 0, t->dims[t->row_axis]);
+    if (err == TIGRIS_KERNEL_OK && t->col_axis >= 0) err = tigris_k_check_rows(t, t->col_axis, 0, t->dims[t->col_axis]);
+    return err;
+}
+
+/* Offset of index 0 of every axis relative to the first resident element: a walk's origin. */
+static ptrdiff_t resident_origin(const tk_nd_t *t) {
+    ptrdiff_t origin = 0;
+    if (t->row_axis >= 0) origin -= (ptrdiff_t)t->h_start * t->strides[t->row_axis];
+    if (t->col_axis >= 0) origin -= (ptrdiff_t)t->w_start * t->strides[t->col_axis];
+    return origin;
 }
 
 void tigris_k_iter_output(tk_iter_t *it, const tk_nd_t *out, const int32_t *order) {
@@ -183,11 +247,11 @@ void tigris_k_iter_output(tk_iter_t *it, const tk_nd_t *out, const int32_t *orde
     it->rank = out->rank;
     for (j = 0; j < out->rank; ++j) {
         int32_t a = order != NULL ? order[j] : j;
-        it->lo[j] = a == out->row_axis ? out->h_start : 0;
-        it->hi[j] = a == out->row_axis ? out->h_end : out->dims[a];
+        it->lo[j] = a == out->row_axis ? out->h_start : a == out->col_axis ? out->w_start : 0;
+        it->hi[j] = a == out->row_axis ? out->h_end : a == out->col_axis ? out->w_end : out->dims[a];
         it->stride[0][j] = out->strides[a];
     }
-    if (out->row_axis >= 0) it->origin[0] = -(ptrdiff_t)out->h_start * out->strides[out->row_axis];
+    it->origin[0] = resident_origin(out);
 }
 
 int tigris_k_iter_broadcast(tk_iter_t *it, const tk_nd_t *out, const int32_t *order, const tk_nd_t *in) {
@@ -211,8 +275,7 @@ int tigris_k_iter_broadcast(tk_iter_t *it, const tk_nd_t *out, const int32_t *or
         }
         if (err != TIGRIS_KERNEL_OK) return err;
     }
-    tigris_k_iter_add(it, strides,
-                      in->row_axis >= 0 ? -(ptrdiff_t)in->h_start * in->strides[in->row_axis] : 0);
+    tigris_k_iter_add(it, strides, resident_origin(in));
     return TIGRIS_KERNEL_OK;
 }
 

@@ -3,7 +3,9 @@
  * Every kernel is a tigris_kernel_fn for one op type (or a family sharing one body), reads
  * its operands in operand order (docs/tgrs-format.md, "Op parameters by op type"), and
  * computes only the resident rows of its output view (tiled stages), returning
- * TIGRIS_KERNEL_ERR_BAND if a row it needs inside the image is not resident. */
+ * TIGRIS_KERNEL_ERR_BAND if a row it needs inside the image is not resident. Conv, depthwise,
+ * conv1d and the max / average pools also compute 2-D tiles (a window of columns, see
+ * kernels_fast.h); every other kernel refuses a window (tigris_view_of). */
 #ifndef TIGRIS_KERNELS_F32_H
 #define TIGRIS_KERNELS_F32_H
 
@@ -102,12 +104,22 @@ static inline int tk_f32_whole_pair(const tigris_plan_t *plan, const tigris_mem_
     return err;
 }
 
-/* A float32 operand as a tigris_view_t. */
+/* err, or TIGRIS_KERNEL_ERR_UNSUPPORTED if the view it filled is not float32. */
+static inline int tk_f32_only(int err, const tigris_view_t *v) {
+    if (err != TIGRIS_KERNEL_OK) return err;
+    return v->dtype == TIGRIS_DTYPE_F32 ? TIGRIS_KERNEL_OK : TIGRIS_KERNEL_ERR_UNSUPPORTED;
+}
+
+/* A float32 operand as a tigris_view_t of whole rows (a 2-D tile's window: ERR_BAND). */
 static inline int tk_f32_view(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t tensor_idx,
                               tigris_view_t *out) {
-    int err = tigris_view_of(plan, mem, tensor_idx, out);
-    if (err != TIGRIS_KERNEL_OK) return err;
-    return out->dtype == TIGRIS_DTYPE_F32 ? TIGRIS_KERNEL_OK : TIGRIS_KERNEL_ERR_UNSUPPORTED;
+    return tk_f32_only(tigris_view_of(plan, mem, tensor_idx, out), out);
+}
+
+/* tk_f32_view for the kernels that compute 2-D tiles (kernels_fast.h): a window is accepted. */
+static inline int tk_f32_window_view(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t tensor_idx,
+                                     tigris_view_t *out) {
+    return tk_f32_only(tigris_view_of_window(plan, mem, tensor_idx, out), out);
 }
 
 /* Row `row` of batch item n of a float view, NULL if not resident. */

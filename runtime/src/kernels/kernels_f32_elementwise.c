@@ -10,6 +10,15 @@
 
 #include "kernels_f32.h"
 
+/* A float32 operand or result of an element-wise op: in a 2-D tile, its window (the walk
+ * covers exactly the output's resident pixels, and tigris_k_iter_broadcast checks that each
+ * operand holds the pixels it reads). */
+static int f32_window_nd(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t t, tk_nd_t *out) {
+    int err = tigris_k_nd_of_window(plan, mem, t, out);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    return out->dtype == TIGRIS_DTYPE_F32 ? TIGRIS_KERNEL_OK : TIGRIS_KERNEL_ERR_UNSUPPORTED;
+}
+
 /* Output and operands of an element-wise op in one walk (operand k is it->off[k]). */
 static int elementwise_walk(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, int32_t operands,
                             tk_nd_t *y, tk_nd_t *x, tk_iter_t *it) {
@@ -17,14 +26,14 @@ static int elementwise_walk(const tigris_plan_t *plan, const tigris_op_t *op, ti
     uint16_t ty = tk_output(plan, op, 0);
     int err;
     if (ty == TIGRIS_NONE16 || op->num_inputs < operands) return TIGRIS_KERNEL_ERR_PARAMS;
-    err = tk_f32_nd(plan, mem, ty, y);
+    err = f32_window_nd(plan, mem, ty, y);
     if (err != TIGRIS_KERNEL_OK) return err;
     tigris_k_storage_order(y, order);
     tigris_k_iter_output(it, y, order);
     for (k = 0; k < operands; ++k) {
         uint16_t t = tk_input(plan, op, (uint32_t)k);
         if (t == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
-        err = tk_f32_nd(plan, mem, t, &x[k]);
+        err = f32_window_nd(plan, mem, t, &x[k]);
         if (err == TIGRIS_KERNEL_OK) err = tigris_k_iter_broadcast(it, y, order, &x[k]);
         if (err != TIGRIS_KERNEL_OK) return err;
     }

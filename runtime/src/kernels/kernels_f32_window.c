@@ -2,9 +2,10 @@
  *
  * Rank 4 tensors are [N, H, W, C]; rank 3 ([N, C, L], stored [N, L, C]) are the same with
  * W = 1, so conv1d is conv with a 1-wide kernel (an OKI [O, K, I/g] weight has the bytes
- * of an OHWI [O, K, 1, I/g] one). Each kernel computes the resident output rows; a window
- * row outside the image is padding (zero for convolutions, skipped by max pool, counted or
- * not by average pool), a row inside the image that is not resident is
+ * of an OHWI [O, K, 1, I/g] one). Each kernel computes the resident output rows (conv,
+ * depthwise and the pools: the resident window of a 2-D tile, kernels_fast.h); a tap
+ * outside the image is padding (zero for convolutions, skipped by max pool, counted or
+ * not by average pool), a pixel inside the image that is not resident is
  * TIGRIS_KERNEL_ERR_BAND. Sums run in float32 in tap order, the bias is added last (as
  * im2col + gemm does), then the fused activation.
  */
@@ -24,19 +25,6 @@ static int window_axes(const tigris_op_t *op, int32_t rank, const tigris_view_t 
     return (rank == 3 || rank == 4) ? TIGRIS_KERNEL_OK : TIGRIS_KERNEL_ERR_UNSUPPORTED;
 }
 
-/* TIGRIS_KERNEL_ERR_BAND unless every in-image input row that output rows [o0, o1) read is
- * resident (checked before anything is written, so a refused op leaves its output alone). */
-static int resident_rows(const tigris_view_t *x, const tk_axis_t *ah, int32_t o0, int32_t o1) {
-    int32_t o, k0, k1, k;
-    for (o = o0; o < o1; ++o) {
-        const int32_t i0 = o * ah->s - ah->pb;
-        tk_axis_taps(ah, i0, 0, x->h, &k0, &k1);
-        for (k = k0; k < k1; ++k)
-            if (tk_f32_row(x, 0, i0 + k * ah->d) == NULL) return TIGRIS_KERNEL_ERR_BAND;
-    }
-    return TIGRIS_KERNEL_OK;
-}
-
 /* The optional bias operand (operand 2) as `count` floats; *bias = NULL if absent. */
 static int bias_of(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, int32_t count,
                    const float **bias) {
@@ -53,14 +41,18 @@ static int bias_of(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_
     return TIGRIS_KERNEL_OK;
 }
 
-/* x, weight and output views of a windowed op, all float32. */
-static int operands_of(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, tigris_view_t *x,
-                       tigris_view_t *w, tigris_view_t *y) {
+/* How an op views its activations: tk_f32_window_view if it computes 2-D tiles, else tk_f32_view. */
+typedef int (*f32_view_fn)(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t tensor_idx,
+                           tigris_view_t *out);
+
+/* x, weight and output views of a windowed op, all float32; x and y through view_of. */
+static int operands_of(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, f32_view_fn view_of,
+                       tigris_view_t *x, tigris_view_t *w, tigris_view_t *y) {
     uint16_t tx = tk_input(plan, op, 0), ty = tk_output(plan, op, 0);
     int err;
     if (tx == TIGRIS_NONE16 || ty == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
-    err = tk_f32_view(plan, mem, tx, x);
-    if (err == TIGRIS_KERNEL_OK) err = tk_f32_view(plan, mem, ty, y);
+    err = view_of(plan, mem, tx, x);
+    if (err == TIGRIS_KERNEL_OK) err = view_of(plan, mem, ty, y);
     if (err != TIGRIS_KERNEL_OK) return err;
     if (plan->tensors[tx].ndim != plan->tensors[ty].ndim || x->n != y->n) return TIGRIS_KERNEL_ERR_SHAPE;
     if (w != NULL) {
@@ -83,7 +75,7 @@ int tigris_f32_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
     (void)op_index;
     (void)user_ctx;
 
-    err = operands_of(plan, op, mem, &x, &w, &y);
+    err = operands_of(plan, op, mem, tk_f32_window_view, &x, &w, &y);
     if (err != TIGRIS_KERNEL_OK) return err;
     rank = plan->tensors[tk_input(plan, op, 0)].ndim;
     if (rank != (op->op_type == TIGRIS_OP_CONV1D ? 3 : 4)) return TIGRIS_KERNEL_ERR_SHAPE;
@@ -106,7 +98,7 @@ int tigris_f32_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
     err = bias_of(plan, op, mem, out_ch, &bias);
     if (err != TIGRIS_KERNEL_OK) return err;
     wd = (const float *)(const void *)w.data;
-    if ((err = resident_rows(&x, &ah, y.h_start, y.h_end)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tk_window_resident(&x, &y, &ah, &aw)) != TIGRIS_KERNEL_OK) return err;
     if (TK_FAST_ENABLED) return tk_f32_conv_fast(&(tk_f32_conv_args_t){&x, &y, wd, bias, ah, aw, op->group, op->activation});
 
     for (n = 0; n < y.n; ++n) {
@@ -115,9 +107,9 @@ int tigris_f32_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
             const int32_t ih0 = oh * ah.s - ah.pb;
             int32_t kh0, kh1, kh;
             tk_axis_taps(&ah, ih0, 0, x.h, &kh0, &kh1);
-            for (ow = 0; ow < y.w; ++ow) {
+            for (ow = y.w_start; ow < y.w_end; ++ow) {
                 const int32_t iw0 = ow * aw.s - aw.pb;
-                float *yp = yrow + (size_t)ow * (size_t)out_ch;
+                float *yp = yrow + tk_col(&y, ow);
                 int32_t kw0, kw1;
                 tk_axis_taps(&aw, iw0, 0, x.w, &kw0, &kw1);
                 for (o = 0; o < out_ch; ++o) {
@@ -127,7 +119,7 @@ int tigris_f32_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
                     for (kh = kh0; kh < kh1; ++kh) {
                         const float *xrow = tk_f32_row(&x, n, ih0 + kh * ah.d);
                         for (kw = kw0; kw < kw1; ++kw) {
-                            const float *xp = xrow + (size_t)(iw0 + kw * aw.d) * (size_t)x.c + (size_t)c0;
+                            const float *xp = xrow + tk_col(&x, iw0 + kw * aw.d) + (size_t)c0;
                             const size_t tap = ((size_t)o * (size_t)kh_n + (size_t)kh) * (size_t)kw_n + (size_t)kw;
                             const float *wp = wd + tap * (size_t)in_g;
                             int32_t i;
@@ -155,7 +147,7 @@ int tigris_f32_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint1
     (void)op_index;
     (void)user_ctx;
 
-    err = operands_of(plan, op, mem, &x, &w, &y);
+    err = operands_of(plan, op, mem, tk_f32_window_view, &x, &w, &y);
     if (err != TIGRIS_KERNEL_OK) return err;
     rank = plan->tensors[tk_input(plan, op, 0)].ndim;
     err = window_axes(op, rank, &x, &ah, &aw);
@@ -171,7 +163,7 @@ int tigris_f32_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint1
     err = bias_of(plan, op, mem, y.c, &bias);
     if (err != TIGRIS_KERNEL_OK) return err;
     wd = (const float *)(const void *)w.data;
-    if ((err = resident_rows(&x, &ah, y.h_start, y.h_end)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tk_window_resident(&x, &y, &ah, &aw)) != TIGRIS_KERNEL_OK) return err;
     if (TK_FAST_ENABLED && mult == 1)
         return tk_f32_depthwise_fast(&(tk_f32_conv_args_t){&x, &y, wd, bias, ah, aw, 1, op->activation});
 
@@ -181,16 +173,16 @@ int tigris_f32_depthwise(const tigris_plan_t *plan, const tigris_op_t *op, uint1
             const int32_t ih0 = oh * ah.s - ah.pb;
             int32_t kh0, kh1, kh;
             tk_axis_taps(&ah, ih0, 0, x.h, &kh0, &kh1);
-            for (ow = 0; ow < y.w; ++ow) {
+            for (ow = y.w_start; ow < y.w_end; ++ow) {
                 const int32_t iw0 = ow * aw.s - aw.pb;
-                float *yp = yrow + (size_t)ow * (size_t)y.c;
+                float *yp = yrow + tk_col(&y, ow);
                 int32_t kw0, kw1, kw;
                 tk_axis_taps(&aw, iw0, 0, x.w, &kw0, &kw1);
                 for (o = 0; o < y.c; ++o) yp[o] = 0.0f;
                 for (kh = kh0; kh < kh1; ++kh) {
                     const float *xrow = tk_f32_row(&x, n, ih0 + kh * ah.d);
                     for (kw = kw0; kw < kw1; ++kw) {
-                        const float *xp = xrow + (size_t)(iw0 + kw * aw.d) * (size_t)x.c;
+                        const float *xp = xrow + tk_col(&x, iw0 + kw * aw.d);
                         const float *wp = wd + ((size_t)kh * (size_t)aw.k + (size_t)kw) * (size_t)y.c;
                         if (mult == 1) {
                             for (o = 0; o < y.c; ++o) yp[o] += xp[o] * wp[o];
@@ -240,7 +232,7 @@ int tigris_f32_conv_transpose(const tigris_plan_t *plan, const tigris_op_t *op, 
     (void)op_index;
     (void)user_ctx;
 
-    err = operands_of(plan, op, mem, &x, &w, &y);
+    err = operands_of(plan, op, mem, tk_f32_view, &x, &w, &y);
     if (err != TIGRIS_KERNEL_OK) return err;
     rank = plan->tensors[tk_input(plan, op, 0)].ndim;
     err = window_axes(op, rank, &x, &ah, &aw);
@@ -340,13 +332,6 @@ int tigris_f32_conv_transpose(const tigris_plan_t *plan, const tigris_op_t *op, 
     return TIGRIS_KERNEL_OK;
 }
 
-/* Taps of the window at `start` inside [lo, hi). */
-static int32_t taps_inside(const tk_axis_t *ax, int32_t start, int32_t lo, int32_t hi) {
-    int32_t first, end;
-    tk_axis_taps(ax, start, lo, hi, &first, &end);
-    return end - first;
-}
-
 int tigris_f32_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                     void *user_ctx) {
     tigris_view_t x, y;
@@ -359,35 +344,32 @@ int tigris_f32_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
     (void)op_index;
     (void)user_ctx;
 
-    err = operands_of(plan, op, mem, &x, NULL, &y);
+    err = operands_of(plan, op, mem, tk_f32_window_view, &x, NULL, &y);
     if (err != TIGRIS_KERNEL_OK) return err;
     rank = plan->tensors[tk_input(plan, op, 0)].ndim;
     err = window_axes(op, rank, &x, &ah, &aw);
     if (err != TIGRIS_KERNEL_OK) return err;
     if (y.c != x.c || y.h != tk_axis_pool_length(&ah, ceil_mode) || y.w != tk_axis_pool_length(&aw, ceil_mode))
         return TIGRIS_KERNEL_ERR_SHAPE;
+    if ((err = tk_window_resident(&x, &y, &ah, &aw)) != TIGRIS_KERNEL_OK) return err;
 
     for (n = 0; n < y.n; ++n) {
         for (oh = y.h_start; oh < y.h_end; ++oh) {
             float *yrow = tk_f32_row(&y, n, oh);
             const int32_t ih0 = oh * ah.s - ah.pb;
-            /* average pool: the taps counted, inside the image or (count_include_pad) the padding */
-            const float rows =
-                (float)(include_pad ? taps_inside(&ah, ih0, -ah.pb, x.h + ah.pe) : taps_inside(&ah, ih0, 0, x.h));
+            const float rows = (float)tk_axis_pool_count(&ah, ih0, include_pad); /* average pool */
             int32_t kh0, kh1, kh;
             tk_axis_taps(&ah, ih0, 0, x.h, &kh0, &kh1);
-            for (kh = kh0; kh < kh1; ++kh)
-                if (tk_f32_row(&x, n, ih0 + kh * ah.d) == NULL) return TIGRIS_KERNEL_ERR_BAND;
-            for (ow = 0; ow < y.w; ++ow) {
+            for (ow = y.w_start; ow < y.w_end; ++ow) {
                 const int32_t iw0 = ow * aw.s - aw.pb;
-                float *yp = yrow + (size_t)ow * (size_t)y.c;
+                float *yp = yrow + tk_col(&y, ow);
                 int32_t kw0, kw1, kw;
                 tk_axis_taps(&aw, iw0, 0, x.w, &kw0, &kw1);
                 for (c = 0; c < y.c; ++c) yp[c] = is_max ? -INFINITY : 0.0f;
                 for (kh = kh0; kh < kh1; ++kh) {
                     const float *xrow = tk_f32_row(&x, n, ih0 + kh * ah.d);
                     for (kw = kw0; kw < kw1; ++kw) {
-                        const float *xp = xrow + (size_t)(iw0 + kw * aw.d) * (size_t)x.c;
+                        const float *xp = xrow + tk_col(&x, iw0 + kw * aw.d);
                         if (is_max) {
                             for (c = 0; c < y.c; ++c)
                                 if (xp[c] > yp[c] || xp[c] != xp[c]) yp[c] = xp[c];
@@ -397,9 +379,7 @@ int tigris_f32_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
                     }
                 }
                 if (!is_max) {
-                    const float cols =
-                        (float)(include_pad ? taps_inside(&aw, iw0, -aw.pb, x.w + aw.pe) : kw1 - kw0);
-                    const float count = rows * cols;
+                    const float count = rows * (float)tk_axis_pool_count(&aw, iw0, include_pad);
                     for (c = 0; c < y.c; ++c) yp[c] /= count;
                 }
             }
@@ -408,39 +388,69 @@ int tigris_f32_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
     return TIGRIS_KERNEL_OK;
 }
 
+/* A global pool's state for one (batch item, channel): the Kahan-compensated sum and its
+ * compensation (average), or the maximum (a NaN sticks); F32_POOL_STATE floats. */
+#define F32_POOL_STATE(is_max) ((is_max) ? 1 : 2)
+
+static void f32_pool_start(float *state, int is_max) {
+    state[0] = is_max ? -INFINITY : 0.0f;
+    if (!is_max) state[1] = 0.0f;
+}
+
+/* Rows [x->h_start, x->h_end) of channel c of batch item n into state, top to bottom, left to
+ * right: all rows in one call or a band per tile make the same float operations. */
+static void f32_pool_rows(const tigris_view_t *x, int32_t n, int32_t c, int is_max, float *state) {
+    float acc = state[0], comp = is_max ? 0.0f : state[1];
+    int32_t r, i;
+    for (r = x->h_start; r < x->h_end; ++r) {
+        const float *xp = tk_f32_row(x, n, r) + c;
+        for (i = 0; i < x->w; ++i) {
+            const float v = xp[(size_t)i * (size_t)x->c];
+            if (is_max) {
+                if (v > acc || v != v) acc = v;
+            } else {
+                const float term = v - comp, next = acc + term;
+                comp = (next - acc) - term;
+                acc = next;
+            }
+        }
+    }
+    state[0] = acc;
+    if (!is_max) state[1] = comp;
+}
+
+/* GLOBAL_AVG / GLOBAL_MAX over the spatial axes; in reduction tiles a band at a time. */
 int tigris_f32_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                            void *user_ctx) {
     tigris_view_t x, y;
     const int is_max = op->op_type == TIGRIS_OP_GLOBAL_MAX;
-    int32_t n, c, r, i;
+    const size_t width = (size_t)F32_POOL_STATE(is_max);
+    float *acc = NULL;
+    int32_t n, c;
     int err;
-    (void)op_index;
     (void)user_ctx;
 
-    err = operands_of(plan, op, mem, &x, NULL, &y);
+    err = operands_of(plan, op, mem, tk_f32_view, &x, NULL, &y);
     if (err != TIGRIS_KERNEL_OK) return err;
     if (plan->tensors[tk_input(plan, op, 0)].ndim < 3 || y.c != x.c || y.h != 1 || y.w != 1) return TIGRIS_KERNEL_ERR_SHAPE;
-    if (y.h_start >= y.h_end) return TIGRIS_KERNEL_OK; /* no output row in this band */
-    if (x.h_start != 0 || x.h_end != x.h) return TIGRIS_KERNEL_ERR_BAND;
+    if (tk_reduces(mem, op_index)) {
+        void *state;
+        err = tigris_k_accumulator(mem, (uint64_t)x.n * (uint64_t)x.c * width * sizeof(float), &x, &y, &state);
+        if (err != TIGRIS_KERNEL_OK) return err;
+        acc = (float *)state;
+    } else {
+        if (y.h_start >= y.h_end) return TIGRIS_KERNEL_OK; /* no output row in this band */
+        if (x.h_start != 0 || x.h_end != x.h) return TIGRIS_KERNEL_ERR_BAND;
+    }
 
     for (n = 0; n < y.n; ++n) {
         float *yp = tk_f32_row(&y, n, 0);
         for (c = 0; c < x.c; ++c) {
-            float sum = 0.0f, comp = 0.0f, best = -INFINITY; /* Kahan-compensated sum */
-            for (r = 0; r < x.h; ++r) {
-                const float *xp = tk_f32_row(&x, n, r) + c;
-                for (i = 0; i < x.w; ++i) {
-                    const float v = xp[(size_t)i * (size_t)x.c];
-                    if (is_max) {
-                        if (v > best || v != v) best = v;
-                    } else {
-                        const float term = v - comp, next = sum + term;
-                        comp = (next - sum) - term;
-                        sum = next;
-                    }
-                }
-            }
-            yp[c] = is_max ? best : sum / (float)((size_t)x.h * (size_t)x.w);
+            float own[2] = {0.0f, 0.0f}; /* untiled: the state lives here for the one call */
+            float *state = acc != NULL ? acc + ((size_t)n * (size_t)x.c + (size_t)c) * width : own;
+            if (x.h_start == 0) f32_pool_start(state, is_max);
+            f32_pool_rows(&x, n, c, is_max, state);
+            if (x.h_end == x.h) yp[c] = is_max ? state[0] : state[0] / (float)((size_t)x.h * (size_t)x.w);
         }
     }
     return TIGRIS_KERNEL_OK;

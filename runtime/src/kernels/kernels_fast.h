@@ -1,4 +1,5 @@
-/* kernels_fast.h - fast compute paths of the hot reference kernels (not public API).
+/* kernels_fast.h - fast compute paths of the hot reference kernels, and the window rules
+ * they share with those kernels (not public API).
  *
  * The reference kernels (kernels_f32_window.c, kernels_i8_window.c) validate an op's operands,
  * shapes and parameters, then hand the checked geometry to one of these loops when it applies.
@@ -10,9 +11,17 @@
  *   - float32: every output element sums its taps in the reference order (taps row by row, then
  *     the input channels, the bias last) into one float accumulator; blocking only computes
  *     several elements side by side, never splits or reorders one element's sum, and does not
- *     depend on the band, so a tiled run equals an untiled one.
+ *     depend on the band or tile, so a tiled run equals an untiled one.
  * Building with -DTIGRIS_KERNELS_REFERENCE_ONLY leaves the reference loops alone: the oracle of
  * test_runtime_kernels_fast.py.
+ *
+ * 2-D tiles: conv, depthwise, conv1d and the max / average pools compute the resident window of
+ * their output, rows [y.h_start, y.h_end) x columns [y.w_start, y.w_end), each output pixel from
+ * the input pixels its taps hit inside the image, addressed by full-tensor coordinates (padding
+ * is decided against the full extents, never against the window). Before writing anything they
+ * check (tk_window_resident) that every such pixel is resident, so a window one row or column
+ * short is TIGRIS_KERNEL_ERR_BAND, never a read outside the input's bytes. A full-width band is
+ * the window [0, w).
  */
 #ifndef TIGRIS_KERNELS_FAST_H
 #define TIGRIS_KERNELS_FAST_H
@@ -41,6 +50,51 @@ typedef struct {
     int32_t group;
     uint8_t activation;
 } tk_f32_conv_args_t;
+
+/* Element offset of column `col` (resident) from the start of a resident row of v. */
+static inline size_t tk_col(const tigris_view_t *v, int32_t col) {
+    return (size_t)(col - v->w_start) * (size_t)v->c;
+}
+
+/* The input positions [*lo, *hi) that outputs [o0, o1) along ax read inside the image: the hull
+ * of their in-image taps (tk_axis_taps), empty (*lo == *hi) if they read only padding. A hull is
+ * enough: the resident positions are one interval too. Outputs are visited one by one because
+ * with a dilation the first in-image tap does not grow with the output index. */
+static inline void tk_axis_reads(const tk_axis_t *ax, int32_t o0, int32_t o1, int32_t *lo, int32_t *hi) {
+    int32_t o, first, end;
+    *lo = INT32_MAX;
+    *hi = INT32_MIN;
+    for (o = o0; o < o1; ++o) {
+        const int32_t start = o * ax->s - ax->pb;
+        tk_axis_taps(ax, start, 0, ax->in, &first, &end);
+        if (first == end) continue;
+        if (start + first * ax->d < *lo) *lo = start + first * ax->d;
+        if (start + (end - 1) * ax->d + 1 > *hi) *hi = start + (end - 1) * ax->d + 1;
+    }
+    if (*lo >= *hi) *lo = *hi = 0;
+}
+
+/* TIGRIS_KERNEL_ERR_BAND unless x holds every in-image pixel that the resident output window of
+ * y reads along ah (rows) and aw (columns); call it before writing anything, so a refused op
+ * leaves its output alone. */
+static inline int tk_window_resident(const tigris_view_t *x, const tigris_view_t *y, const tk_axis_t *ah,
+                                     const tk_axis_t *aw) {
+    int32_t lo, hi;
+    tk_axis_reads(ah, y->h_start, y->h_end, &lo, &hi);
+    if (lo < hi && (lo < x->h_start || hi > x->h_end)) return TIGRIS_KERNEL_ERR_BAND;
+    tk_axis_reads(aw, y->w_start, y->w_end, &lo, &hi);
+    if (lo < hi && (lo < x->w_start || hi > x->w_end)) return TIGRIS_KERNEL_ERR_BAND;
+    return TIGRIS_KERNEL_OK;
+}
+
+/* The taps an average pool divides by for the window at `start`: those inside the image, or
+ * (count_include_pad) inside the explicitly padded extent; the ceil-mode overhang never counts. */
+static inline int32_t tk_axis_pool_count(const tk_axis_t *ax, int32_t start, int include_pad) {
+    int32_t first, end;
+    if (include_pad) tk_axis_taps(ax, start, -ax->pb, ax->in + ax->pe, &first, &end);
+    else tk_axis_taps(ax, start, 0, ax->in, &first, &end);
+    return end - first;
+}
 
 /* Whether the fast paths are built in (0 under TIGRIS_KERNELS_REFERENCE_ONLY). */
 #ifdef TIGRIS_KERNELS_REFERENCE_ONLY

@@ -11,7 +11,10 @@
  *
  * Every kernel is band-aware: it computes the resident rows of its output and returns
  * TIGRIS_KERNEL_ERR_BAND if an in-image input row it needs is not resident (rows outside the
- * image are padding). Parameters are validated before the output is written.
+ * image are padding). Conv, depthwise, conv1d and the max / average pools also compute 2-D
+ * tiles (a window of columns, kernels_fast.h), and so do the element-wise kernels (binary,
+ * table, quantize, dequantize: tigris_k_nd_of_window); every other kernel refuses a window
+ * (tigris_view_of, tigris_k_nd_of). Parameters are validated before the output is written.
  *
  * Names: tigris_i8_* have external linkage; i8_* (in the .c files) are file-local.
  */

@@ -4,12 +4,15 @@
 #include "i8_math.h"
 #include "kernels_i8.h"
 
-/* An operand or result as a tk_nd_t with its 8-bit storage. */
+/* An operand or result as a tk_nd_t with its 8-bit storage. `window`: a 2-D tile's window of
+ * columns is accepted (the element-wise kernels: their walk covers exactly the resident pixels
+ * of the output); softmax needs whole tensors and refuses it. */
 static int nd8(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t t, tk_nd_t *nd,
-               tigris_i8_storage_t *s) {
+               tigris_i8_storage_t *s, int window) {
     int err;
     if (t == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
-    if ((err = tigris_k_nd_of(plan, mem, t, nd)) != TIGRIS_KERNEL_OK) return err;
+    err = window ? tigris_k_nd_of_window(plan, mem, t, nd) : tigris_k_nd_of(plan, mem, t, nd);
+    if (err != TIGRIS_KERNEL_OK) return err;
     return s != NULL ? tigris_i8_storage(nd->dtype, s) : TIGRIS_KERNEL_OK;
 }
 
@@ -35,9 +38,9 @@ int tigris_i8_binary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
     (void)op_index;
     (void)user_ctx;
     if (op->num_inputs != 2) return TIGRIS_KERNEL_ERR_PARAMS;
-    if ((err = nd8(plan, mem, tk_output(plan, op, 0), &out, NULL)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = nd8(plan, mem, tk_input(plan, op, 0), &a, NULL)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = nd8(plan, mem, tk_input(plan, op, 1), &b, NULL)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = nd8(plan, mem, tk_output(plan, op, 0), &out, NULL, 1)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = nd8(plan, mem, tk_input(plan, op, 0), &a, NULL, 1)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = nd8(plan, mem, tk_input(plan, op, 1), &b, NULL, 1)) != TIGRIS_KERNEL_OK) return err;
     if ((err = tigris_i8_tensor_q(plan, out.tensor, &yq)) != TIGRIS_KERNEL_OK) return err;
     if ((err = tigris_i8_tensor_q(plan, a.tensor, &aq)) != TIGRIS_KERNEL_OK) return err;
     if ((err = tigris_i8_tensor_q(plan, b.tensor, &bq)) != TIGRIS_KERNEL_OK) return err;
@@ -79,8 +82,8 @@ int tigris_i8_softmax(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
     int err;
     (void)op_index;
     (void)user_ctx;
-    if ((err = nd8(plan, mem, tk_output(plan, op, 0), &out, NULL)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = nd8(plan, mem, tk_input(plan, op, 0), &x, NULL)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = nd8(plan, mem, tk_output(plan, op, 0), &out, NULL, 0)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = nd8(plan, mem, tk_input(plan, op, 0), &x, NULL, 0)) != TIGRIS_KERNEL_OK) return err;
     if ((err = tigris_i8_tensor_q(plan, out.tensor, &yq)) != TIGRIS_KERNEL_OK) return err;
     if ((err = tigris_i8_tensor_q(plan, x.tensor, &xq)) != TIGRIS_KERNEL_OK) return err;
     if ((err = tigris_k_require_full(&x)) != TIGRIS_KERNEL_OK) return err;
@@ -138,8 +141,8 @@ int tigris_i8_table(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t o
     if (op->table == TIGRIS_NONE16 || plan->tables == NULL || op->table >= plan->header->num_tables)
         return TIGRIS_KERNEL_ERR_PARAMS;
     table = (const uint8_t *)(const void *)tigris_op_table(plan, op);
-    if ((err = nd8(plan, mem, tk_output(plan, op, 0), &out, &os)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = nd8(plan, mem, tk_input(plan, op, 0), &x, &xs)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = nd8(plan, mem, tk_output(plan, op, 0), &out, &os, 1)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = nd8(plan, mem, tk_input(plan, op, 0), &x, &xs, 1)) != TIGRIS_KERNEL_OK) return err;
     if ((err = walk_setup(&it, &out, &x, NULL)) != TIGRIS_KERNEL_OK) return err;
     if (!tk_iter_start(&it)) return TIGRIS_KERNEL_OK;
     do {
@@ -167,8 +170,8 @@ int tigris_i8_quantize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_
     int err;
     (void)op_index;
     (void)user_ctx;
-    if ((err = nd8(plan, mem, tk_output(plan, op, 0), &out, NULL)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = nd8(plan, mem, tk_input(plan, op, 0), &x, NULL)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = nd8(plan, mem, tk_output(plan, op, 0), &out, NULL, 1)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = nd8(plan, mem, tk_input(plan, op, 0), &x, NULL, 1)) != TIGRIS_KERNEL_OK) return err;
     if (x.dtype != TIGRIS_DTYPE_F32) return TIGRIS_KERNEL_ERR_UNSUPPORTED;
     if (!is_f32_aligned(x.data)) return TIGRIS_KERNEL_ERR_PARAMS;
     if ((err = tigris_i8_tensor_q(plan, out.tensor, &yq)) != TIGRIS_KERNEL_OK) return err;
@@ -195,8 +198,8 @@ int tigris_i8_dequantize(const tigris_plan_t *plan, const tigris_op_t *op, uint1
     int err;
     (void)op_index;
     (void)user_ctx;
-    if ((err = nd8(plan, mem, tk_output(plan, op, 0), &out, NULL)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = nd8(plan, mem, tk_input(plan, op, 0), &x, NULL)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = nd8(plan, mem, tk_output(plan, op, 0), &out, NULL, 1)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = nd8(plan, mem, tk_input(plan, op, 0), &x, NULL, 1)) != TIGRIS_KERNEL_OK) return err;
     if (out.dtype != TIGRIS_DTYPE_F32) return TIGRIS_KERNEL_ERR_UNSUPPORTED;
     if (!is_f32_aligned(out.data)) return TIGRIS_KERNEL_ERR_PARAMS;
     if ((err = tigris_i8_tensor_q(plan, x.tensor, &xq)) != TIGRIS_KERNEL_OK) return err;

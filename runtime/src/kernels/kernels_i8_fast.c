@@ -7,7 +7,8 @@
  * acc_fits), so the wrapped one is it. Sw of a whole window is computed once per output channel
  * and call; only a window clipped by the image border sums its own. The dot products run over
  * fixed-width lane arrays the compiler can vectorize, two pixels by two output channels at a
- * time so each loaded value serves two products.
+ * time so each loaded value serves two products. Both loops walk the resident window of the
+ * output (a 2-D tile or a band of whole rows) alike, addressing input columns by tk_col.
  */
 #include "i8_math.h"
 #include "kernels_fast.h"
@@ -51,6 +52,29 @@ static void dot_2x2(const int8_t *x0, const int8_t *x1, const int8_t *w0, const 
     }
 }
 
+/* dot_2x2 for one pixel (s[0..1]): a pixel without a partner (a window's edge, or a tile's last
+ * column) costs half a pair, not a whole one. */
+static void dot_1x2(const int8_t *x0, const int8_t *w0, const int8_t *w1, int32_t len, uint32_t *s) {
+    uint32_t a[LANES], b[LANES];
+    int32_t i = 0, j;
+    for (j = 0; j < LANES; ++j) a[j] = b[j] = 0;
+    for (; i + LANES <= len; i += LANES) {
+        for (j = 0; j < LANES; ++j) {
+            const int32_t p = x0[i + j];
+            a[j] += (uint32_t)(p * w0[i + j]);
+            b[j] += (uint32_t)(p * w1[i + j]);
+        }
+    }
+    for (; i < len; ++i) {
+        s[0] += (uint32_t)(x0[i] * w0[i]);
+        s[1] += (uint32_t)(x0[i] * w1[i]);
+    }
+    for (j = 0; j < LANES; ++j) {
+        s[0] += a[j];
+        s[1] += b[j];
+    }
+}
+
 /* Sum of len int8 values (modulo 2^32). */
 static uint32_t sum_i8(const int8_t *v, size_t len) {
     uint32_t lane[LANES], s = 0;
@@ -71,22 +95,22 @@ typedef struct {
     int merge; /* the taps of a row are one contiguous run of x and of w */
 } window_t;
 
-/* Visit the runs of the window: x run, offset of its weights in a channel's window, length. */
+/* Visit the runs of the window: x run, offset of its weights in a channel's window, length
+ * (none for a window of padding only: no pointer into x is formed for it). */
 #define WINDOW_RUNS(win, XP, WOFF, LEN, BODY)                                                                    \
     do {                                                                                                       \
         int32_t ky_, kx_;                                                                                      \
-        for (ky_ = (win)->ky0; ky_ < (win)->ky1; ++ky_) {                                                      \
+        for (ky_ = (win)->ky0; ky_ < (win)->ky1 && (win)->kx0 < (win)->kx1; ++ky_) {                            \
             const int8_t *row_ = (const int8_t *)(const void *)tigris_view_row(                                \
                 (win)->x, (win)->n, (win)->iy0 + ky_ * a->ah.d);                                               \
             if ((win)->merge) {                                                                                \
-                const int8_t *XP = row_ + (size_t)((win)->ix0 + (win)->kx0) * (size_t)(win)->x->c + (size_t)(win)->cin; \
+                const int8_t *XP = row_ + tk_col((win)->x, (win)->ix0 + (win)->kx0) + (size_t)(win)->cin;        \
                 const size_t WOFF = ((size_t)ky_ * (size_t)(win)->KW + (size_t)(win)->kx0) * (size_t)(win)->icg; \
                 const int32_t LEN = ((win)->kx1 - (win)->kx0) * (win)->icg;                                    \
                 BODY;                                                                                          \
             } else {                                                                                           \
                 for (kx_ = (win)->kx0; kx_ < (win)->kx1; ++kx_) {                                              \
-                    const int8_t *XP = row_ + (size_t)((win)->ix0 + kx_ * a->aw.d) * (size_t)(win)->x->c +     \
-                                       (size_t)(win)->cin;                                                     \
+                    const int8_t *XP = row_ + tk_col((win)->x, (win)->ix0 + kx_ * a->aw.d) + (size_t)(win)->cin; \
                     const size_t WOFF = ((size_t)ky_ * (size_t)(win)->KW + (size_t)kx_) * (size_t)(win)->icg;  \
                     const int32_t LEN = (win)->icg;                                                            \
                     BODY;                                                                                      \
@@ -96,7 +120,7 @@ typedef struct {
     } while (0)
 
 int tk_i8_conv_fast(const tk_i8_conv_args_t *a) {
-    const tigris_view_t *x = a->x, *y = a->y;
+    const tigris_view_t xv = *a->x, yv = *a->y, *x = &xv, *y = &yv; /* locals: no byte store aliases them */
     const int32_t O = y->c, C = x->c, icg = C / a->group, ocg = O / a->group, KH = a->ah.k, KW = a->aw.k;
     const size_t T = (size_t)KH * (size_t)KW * (size_t)icg; /* one channel's weights */
     const int8_t *wd = (const int8_t *)(const void *)a->w->data;
@@ -120,14 +144,14 @@ int tk_i8_conv_fast(const tk_i8_conv_args_t *a) {
                 uint8_t *yrow = tigris_view_row(y, n, oy);
                 win.iy0 = oy * a->ah.s - a->ah.pb;
                 tk_axis_taps(&a->ah, win.iy0, 0, x->h, &win.ky0, &win.ky1);
-                for (ox = 0; ox < y->w;) {
+                for (ox = y->w_start; ox < y->w_end;) {
                     int32_t kx0b, kx1b, np, p;
                     uint32_t sx[2], count;
                     int full;
                     win.ix0 = ox * a->aw.s - a->aw.pb;
                     tk_axis_taps(&a->aw, win.ix0, 0, x->w, &win.kx0, &win.kx1);
                     np = 1;
-                    if (ox + 1 < y->w) {
+                    if (ox + 1 < y->w_end) {
                         tk_axis_taps(&a->aw, win.ix0 + a->aw.s, 0, x->w, &kx0b, &kx1b);
                         if (kx0b == win.kx0 && kx1b == win.kx1) np = 2;
                     }
@@ -144,8 +168,10 @@ int tk_i8_conv_fast(const tk_i8_conv_args_t *a) {
                         const int8_t *w0 = wd + (size_t)o * T, *w1 = wd + (size_t)ob * T;
                         uint32_t s[4] = {0, 0, 0, 0}, sw[2];
                         int32_t q;
-                        const int32_t pitch = np == 2 ? win.pitch : 0;
-                        WINDOW_RUNS(&win, xp, woff, len, dot_2x2(xp, xp + pitch, w0 + woff, w1 + woff, len, s));
+                        if (np == 2)
+                            WINDOW_RUNS(&win, xp, woff, len, dot_2x2(xp, xp + win.pitch, w0 + woff, w1 + woff, len, s));
+                        else
+                            WINDOW_RUNS(&win, xp, woff, len, dot_1x2(xp, w0 + woff, w1 + woff, len, s));
                         if (full) {
                             sw[0] = wsum[o - o0];
                             sw[1] = wsum[ob - o0];
@@ -163,7 +189,7 @@ int tk_i8_conv_fast(const tk_i8_conv_args_t *a) {
                                 const uint32_t zw = (uint32_t)(a->w_zps != NULL ? a->w_zps[oc] : a->w_zp);
                                 const uint32_t acc = (a->bias != NULL ? (uint32_t)a->bias[oc] : 0u) + s[2 * p + q] -
                                                      zw * sx[p] - zx * sw[q] + count * zx * zw;
-                                yrow[(size_t)(ox + p) * (size_t)O + (size_t)oc] = tigris_i8_byte(tigris_i8_requant(
+                                yrow[tk_col(y, ox + p) + (size_t)oc] = tigris_i8_byte(tigris_i8_requant(
                                     wrap_i32(acc), tigris_i8_f32(a->scales[oc]), a->y_zp, a->lo, a->hi));
                             }
                         }
@@ -187,8 +213,9 @@ static inline void dw_tap(int32_t *acc, const int8_t *x, const int8_t *w, const 
 }
 
 int tk_i8_depthwise_fast(const tk_i8_conv_args_t *a) {
-    const tigris_view_t *x = a->x, *y = a->y;
+    const tigris_view_t xv = *a->x, yv = *a->y, *x = &xv, *y = &yv; /* locals: no byte store aliases them */
     const int32_t C = y->c, KW = a->aw.k;
+    const size_t step = (size_t)a->aw.d * (size_t)C; /* x from one tap to the next along W */
     const int8_t *wd = (const int8_t *)(const void *)a->w->data;
     int32_t acc[DW_CHUNK], zw[DW_CHUNK];
     int32_t n, oy, ox, c0, j;
@@ -201,18 +228,18 @@ int tk_i8_depthwise_fast(const tk_i8_conv_args_t *a) {
                 const int32_t iy0 = oy * a->ah.s - a->ah.pb;
                 int32_t ky0, ky1, ky;
                 tk_axis_taps(&a->ah, iy0, 0, x->h, &ky0, &ky1);
-                for (ox = 0; ox < y->w; ++ox) {
+                for (ox = y->w_start; ox < y->w_end; ++ox) {
                     const int32_t ix0 = ox * a->aw.s - a->aw.pb;
-                    uint8_t *yp = yrow + (size_t)ox * (size_t)C + (size_t)c0;
+                    uint8_t *yp = yrow + tk_col(y, ox) + (size_t)c0;
                     int32_t kx0, kx1, kx;
                     tk_axis_taps(&a->aw, ix0, 0, x->w, &kx0, &kx1);
                     for (j = 0; j < len; ++j) acc[j] = a->bias != NULL ? a->bias[c0 + j] : 0;
-                    for (ky = ky0; ky < ky1; ++ky) {
-                        const int8_t *xrow = (const int8_t *)(const void *)tigris_view_row(x, n, iy0 + ky * a->ah.d);
-                        for (kx = kx0; kx < kx1; ++kx)
-                            dw_tap(acc, xrow + (size_t)(ix0 + kx * a->aw.d) * (size_t)C + (size_t)c0,
-                                   wd + ((size_t)ky * (size_t)KW + (size_t)kx) * (size_t)C + (size_t)c0, zw, a->x_zp,
-                                   len);
+                    for (ky = ky0; ky < ky1 && kx0 < kx1; ++ky) { /* no pointer into x for padding only */
+                        const int8_t *xp = (const int8_t *)(const void *)tigris_view_row(x, n, iy0 + ky * a->ah.d) +
+                                           tk_col(x, ix0 + kx0 * a->aw.d) + (size_t)c0;
+                        const int8_t *wp = wd + ((size_t)ky * (size_t)KW + (size_t)kx0) * (size_t)C + (size_t)c0;
+                        for (kx = 0; kx < kx1 - kx0; ++kx)
+                            dw_tap(acc, xp + (size_t)kx * step, wp + (size_t)kx * (size_t)C, zw, a->x_zp, len);
                     }
                     for (j = 0; j < len; ++j)
                         yp[j] = tigris_i8_byte(tigris_i8_requant(acc[j], tigris_i8_f32(a->scales[c0 + j]), a->y_zp,

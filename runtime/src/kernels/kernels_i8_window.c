@@ -1,4 +1,5 @@
-/* kernels_i8_window.c - int8 convolutions, dense layers and pools (channels-last, band-aware).
+/* kernels_i8_window.c - int8 convolutions, dense layers and pools (channels-last, band-aware;
+ * conv, depthwise, conv1d and the max / average pools also compute 2-D tiles, kernels_fast.h).
  *
  * conv family, fully_conn, matmul: acc = sum (x - zp_x)(w - zp_w[c]) (+ bias[c]) in int32;
  * y = clamp(rint((float)acc * S[c]) + zp_y, act_min, act_max) with the op's float32 scales S
@@ -13,80 +14,28 @@
 #include "kernels_fast.h"
 #include "kernels_i8.h"
 
-/* Window geometry along one axis; sizes are kept below 2^30 so index arithmetic fits int32. */
-#define GEOMETRY_LIMIT (1 << 30)
-
-typedef struct {
-    int32_t in, out, k, s, d, pb, pe;
-} i8_axis_t;
-
-static int axis_init(i8_axis_t *ax, int32_t in, int32_t out, uint16_t k, uint16_t s, uint16_t d, uint16_t pb,
-                     uint16_t pe) {
-    ax->in = in;
-    ax->out = out;
-    ax->k = k;
-    ax->s = s;
-    ax->d = d;
-    ax->pb = pb;
-    ax->pe = pe;
-    if (k < 1 || s < 1 || d < 1) return TIGRIS_KERNEL_ERR_PARAMS;
-    if ((int64_t)in + pb + pe >= GEOMETRY_LIMIT || (int64_t)d * (k - 1) + 1 >= GEOMETRY_LIMIT)
-        return TIGRIS_KERNEL_ERR_SHAPE;
-    return TIGRIS_KERNEL_OK;
+/* The window of op along H and W (tk_axis_t, kernels_internal.h) over x. */
+static int window_axes(const tigris_op_t *op, const tigris_view_t *x, tk_axis_t *ah, tk_axis_t *aw) {
+    int err = tk_axis_init(ah, x->h, op->kernel_h, op->stride_h, op->dilation_h, op->pad_top, op->pad_bottom);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    return tk_axis_init(aw, x->w, op->kernel_w, op->stride_w, op->dilation_w, op->pad_left, op->pad_right);
 }
 
-static int32_t axis_span(const i8_axis_t *ax) {
-    return ax->d * (ax->k - 1) + 1;
-}
-
-/* Convolution output length: (in + pads - span) / stride + 1. */
-static int axis_conv(const i8_axis_t *ax) {
-    int32_t room = ax->in + ax->pb + ax->pe - axis_span(ax);
-    if (room < 0 || ax->out != room / ax->s + 1) return TIGRIS_KERNEL_ERR_SHAPE;
-    return TIGRIS_KERNEL_OK;
-}
-
-/* Pool output length (kernels_window.pool_output): in ceil mode a last window starting in the
- * end padding is dropped. */
-static int axis_pool(const i8_axis_t *ax, int ceil_mode) {
-    int32_t room = ax->in + ax->pb + ax->pe - axis_span(ax), out;
-    if (room < 0) return TIGRIS_KERNEL_ERR_SHAPE;
-    out = (ceil_mode ? (room + ax->s - 1) / ax->s : room / ax->s) + 1;
-    if (ceil_mode && (out - 1) * ax->s >= ax->in + ax->pb) out -= 1;
-    return ax->out == out ? TIGRIS_KERNEL_OK : TIGRIS_KERNEL_ERR_SHAPE;
-}
-
-/* TIGRIS_KERNEL_ERR_BAND unless every in-image row that output rows [o0, o1) read is resident.
- * transposed: output row o reads input row (o + pb - k d) / s where that divides exactly. */
-static int window_rows(const tigris_view_t *x, const i8_axis_t *ax, int32_t o0, int32_t o1, int transposed) {
+/* TIGRIS_KERNEL_ERR_BAND unless every in-image row that output rows [o0, o1) of a transposed
+ * convolution read is resident: output row o reads input row (o + pb - k d) / s where that
+ * divides exactly. */
+static int transposed_rows(const tigris_view_t *x, const tk_axis_t *ax, int32_t o0, int32_t o1) {
     int32_t lo = INT32_MAX, hi = -1, o, k;
     for (o = o0; o < o1; ++o) {
         for (k = 0; k < ax->k; ++k) {
-            int32_t i;
-            if (transposed) {
-                int32_t t = o + ax->pb - k * ax->d;
-                if (t < 0 || t % ax->s != 0) continue;
-                i = t / ax->s;
-            } else {
-                i = o * ax->s - ax->pb + k * ax->d;
-            }
-            if (i < 0 || i >= ax->in) continue;
-            if (i < lo) lo = i;
-            if (i > hi) hi = i;
+            const int32_t t = o + ax->pb - k * ax->d;
+            if (t < 0 || t % ax->s != 0 || t / ax->s >= ax->in) continue;
+            if (t / ax->s < lo) lo = t / ax->s;
+            if (t / ax->s > hi) hi = t / ax->s;
         }
     }
     if (hi < 0) return TIGRIS_KERNEL_OK;
     return (lo < x->h_start || hi >= x->h_end) ? TIGRIS_KERNEL_ERR_BAND : TIGRIS_KERNEL_OK;
-}
-
-/* The same axis as the fast loops read it (kernels_fast.h). */
-static void fast_axis(const i8_axis_t *ax, tk_axis_t *out) {
-    out->in = ax->in;
-    out->k = ax->k;
-    out->s = ax->s;
-    out->d = ax->d;
-    out->pb = ax->pb;
-    out->pe = ax->pe;
 }
 
 static int full_rows(const tigris_view_t *v) {
@@ -195,7 +144,7 @@ int tigris_i8_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
     i8_io_t io;
     i8_weight_q_t wq;
     tigris_i8_scales_t q;
-    i8_axis_t ah, aw;
+    tk_axis_t ah, aw;
     const int32_t *bias, *ws;
     const tigris_tensor_t *wt;
     uint32_t max_bias;
@@ -208,8 +157,8 @@ int tigris_i8_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
     (void)user_ctx;
     if (tw == TIGRIS_NONE16 || tk_input(plan, op, 0) == TIGRIS_NONE16 || tk_output(plan, op, 0) == TIGRIS_NONE16)
         return TIGRIS_KERNEL_ERR_PARAMS;
-    if ((err = tigris_view_of(plan, mem, tk_input(plan, op, 0), &x)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_view_of(plan, mem, tk_output(plan, op, 0), &y)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_view_of_window(plan, mem, tk_input(plan, op, 0), &x)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_view_of_window(plan, mem, tk_output(plan, op, 0), &y)) != TIGRIS_KERNEL_OK) return err;
     if ((err = tigris_view_of(plan, mem, tw, &w)) != TIGRIS_KERNEL_OK) return err;
     if ((err = io_setup(op, &x, &y, &io)) != TIGRIS_KERNEL_OK) return err;
     wt = &plan->tensors[tw];
@@ -237,25 +186,22 @@ int tigris_i8_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
         }
     }
     if ((uint64_t)wt->size != (uint64_t)O * (uint64_t)KH * (uint64_t)KW * (uint64_t)icg) return TIGRIS_KERNEL_ERR_SHAPE;
-    if ((err = axis_init(&ah, x.h, y.h, op->kernel_h, op->stride_h, op->dilation_h, op->pad_top, op->pad_bottom)))
-        return err;
-    if ((err = axis_init(&aw, x.w, y.w, op->kernel_w, op->stride_w, op->dilation_w, op->pad_left, op->pad_right)))
-        return err;
-    if ((err = axis_conv(&ah)) != TIGRIS_KERNEL_OK || (err = axis_conv(&aw)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = window_axes(op, &x, &ah, &aw)) != TIGRIS_KERNEL_OK) return err;
+    if (y.h != tk_axis_conv_length(&ah) || y.w != tk_axis_conv_length(&aw)) return TIGRIS_KERNEL_ERR_SHAPE;
     if ((err = tigris_i8_scales(plan, op, (uint32_t)O, &q)) != TIGRIS_KERNEL_OK) return err;
     if ((err = weight_q(plan, tw, depthwise ? 2 : 0, O, &wq)) != TIGRIS_KERNEL_OK) return err;
     if ((err = bias_of(plan, mem, op, 2, O, &bias, &max_bias)) != TIGRIS_KERNEL_OK) return err;
     taps = (uint32_t)KH * (uint32_t)KW * (uint32_t)icg; /* == the weight's size, < 2^32 */
     if ((err = acc_fits(taps, max_offset(&io.xs, op->input_zp), wq.max_offset, max_bias)))
         return err;
-    if ((err = window_rows(&x, &ah, y.h_start, y.h_end, 0)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tk_window_resident(&x, &y, &ah, &aw)) != TIGRIS_KERNEL_OK) return err;
     if (TK_FAST_ENABLED && io.xs.flip == 0x80u && wq.s.flip == 0x80u && (!depthwise || group == 1)) {
         tk_i8_conv_args_t fa; /* both int8 storage: the fast loops (kernels_i8_fast.c) */
         fa.x = &x;
         fa.y = &y;
         fa.w = &w;
-        fast_axis(&ah, &fa.ah);
-        fast_axis(&aw, &fa.aw);
+        fa.ah = ah;
+        fa.aw = aw;
         fa.group = depthwise ? C : group;
         fa.x_zp = op->input_zp;
         fa.y_zp = io.y_zp;
@@ -272,24 +218,22 @@ int tigris_i8_conv(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
         for (oy = y.h_start; oy < y.h_end; ++oy) {
             uint8_t *yrow = tigris_view_row(&y, n, oy);
             const int32_t iy0 = oy * ah.s - ah.pb;
-            for (ox = 0; ox < y.w; ++ox) {
+            int32_t ky0, ky1;
+            tk_axis_taps(&ah, iy0, 0, x.h, &ky0, &ky1);
+            for (ox = y.w_start; ox < y.w_end; ++ox) {
                 const int32_t ix0 = ox * aw.s - aw.pb;
-                uint8_t *yp = yrow + (size_t)ox * (size_t)O;
+                uint8_t *yp = yrow + tk_col(&y, ox);
+                int32_t kx0, kx1;
+                tk_axis_taps(&aw, ix0, 0, x.w, &kx0, &kx1);
                 for (o = 0; o < O; ++o) {
                     const int32_t w_off = weight_offset(&wq, o);
                     const int32_t cin = (o / ocg) * icg; /* depthwise: o / m */
                     int32_t acc = bias != NULL ? bias[o] : 0;
                     int32_t ky, kx, i;
-                    for (ky = 0; ky < KH; ++ky) {
-                        const int32_t iy = iy0 + ky * ah.d;
-                        const uint8_t *xrow;
-                        if (iy < 0 || iy >= ah.in) continue;
-                        xrow = tigris_view_row(&x, n, iy);
-                        for (kx = 0; kx < KW; ++kx) {
-                            const int32_t ix = ix0 + kx * aw.d;
-                            const uint8_t *xp, *wp;
-                            if (ix < 0 || ix >= aw.in) continue;
-                            xp = xrow + (size_t)ix * (size_t)C + (size_t)cin;
+                    for (ky = ky0; ky < ky1; ++ky) {
+                        const uint8_t *xrow = tigris_view_row(&x, n, iy0 + ky * ah.d);
+                        for (kx = kx0; kx < kx1; ++kx) {
+                            const uint8_t *xp = xrow + tk_col(&x, ix0 + kx * aw.d) + (size_t)cin, *wp;
                             if (depthwise) {
                                 wp = w.data + ((size_t)ky * (size_t)KW + (size_t)kx) * (size_t)O + (size_t)o;
                                 acc += centered(*xp, io.xs.flip, io.x_off) * centered(*wp, wq.s.flip, w_off);
@@ -319,7 +263,7 @@ int tigris_i8_conv_transpose(const tigris_plan_t *plan, const tigris_op_t *op, u
     i8_io_t io;
     i8_weight_q_t wq;
     tigris_i8_scales_t q;
-    i8_axis_t ah, aw;
+    tk_axis_t ah, aw;
     const int32_t *bias, *ws, *params = tk_params(plan, op);
     const tigris_tensor_t *wt;
     uint32_t max_bias;
@@ -351,13 +295,11 @@ int tigris_i8_conv_transpose(const tigris_plan_t *plan, const tigris_op_t *op, u
                       : wt->ndim != 4 || ws[2] != KW || ws[3] != icg)
         return TIGRIS_KERNEL_ERR_SHAPE;
     if (ws[0] != O || ws[1] != KH) return TIGRIS_KERNEL_ERR_SHAPE;
-    if ((err = axis_init(&ah, x.h, y.h, op->kernel_h, op->stride_h, op->dilation_h, op->pad_top, op->pad_bottom)))
-        return err;
-    if ((err = axis_init(&aw, x.w, y.w, op->kernel_w, op->stride_w, op->dilation_w, op->pad_left, op->pad_right)))
-        return err;
-    if (oph < 0 || opw < 0 || oph >= GEOMETRY_LIMIT / 4 || opw >= GEOMETRY_LIMIT / 4) return TIGRIS_KERNEL_ERR_PARAMS;
-    if ((int64_t)ah.s * (ah.in - 1) + axis_span(&ah) + oph - ah.pb - ah.pe != y.h ||
-        (int64_t)aw.s * (aw.in - 1) + axis_span(&aw) + opw - aw.pb - aw.pe != y.w)
+    if ((err = window_axes(op, &x, &ah, &aw)) != TIGRIS_KERNEL_OK) return err;
+    if (oph < 0 || opw < 0 || oph >= TK_GEOMETRY_LIMIT / 4 || opw >= TK_GEOMETRY_LIMIT / 4)
+        return TIGRIS_KERNEL_ERR_PARAMS;
+    if ((int64_t)ah.s * (ah.in - 1) + tk_axis_span(&ah) + oph - ah.pb - ah.pe != y.h ||
+        (int64_t)aw.s * (aw.in - 1) + tk_axis_span(&aw) + opw - aw.pb - aw.pe != y.w)
         return TIGRIS_KERNEL_ERR_SHAPE;
     if ((err = tigris_i8_scales(plan, op, (uint32_t)O, &q)) != TIGRIS_KERNEL_OK) return err;
     if ((err = weight_q(plan, tw, 0, O, &wq)) != TIGRIS_KERNEL_OK) return err;
@@ -366,7 +308,7 @@ int tigris_i8_conv_transpose(const tigris_plan_t *plan, const tigris_op_t *op, u
     if ((err = acc_fits((uint32_t)KH * (uint32_t)KW * (uint32_t)icg, max_offset(&io.xs, op->input_zp), wq.max_offset,
                         max_bias)))
         return err;
-    if ((err = window_rows(&x, &ah, y.h_start, y.h_end, 1)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = transposed_rows(&x, &ah, y.h_start, y.h_end)) != TIGRIS_KERNEL_OK) return err;
 
     for (n = 0; n < y.n; ++n) {
         for (oy = y.h_start; oy < y.h_end; ++oy) {
@@ -544,15 +486,13 @@ static inline uint8_t pool_pick(const tigris_i8_move_t *p, int32_t value) {
     return tigris_i8_move_byte(p, tigris_i8_byte(value));
 }
 
-/* Taps of output index o inside the image, and inside the explicitly padded extent. */
-static void pool_counts(const i8_axis_t *ax, int32_t o, int32_t *in_image, int32_t *in_padded) {
-    int32_t k;
-    *in_image = *in_padded = 0;
-    for (k = 0; k < ax->k; ++k) {
-        int32_t p = o * ax->s + k * ax->d; /* padded coordinates */
-        if (p < ax->in + ax->pb + ax->pe) ++*in_padded;
-        if (p >= ax->pb && p < ax->pb + ax->in) ++*in_image;
-    }
+/* TIGRIS_KERNEL_ERR_SHAPE if an average over outputs [0, out) of ax would divide by zero
+ * (checked over the whole extent, so every tile of a plan gets the same answer). */
+static int pool_counts_nonzero(const tk_axis_t *ax, int32_t out, int include_pad) {
+    int32_t o;
+    for (o = 0; o < out; ++o)
+        if (tk_axis_pool_count(ax, o * ax->s - ax->pb, include_pad) == 0) return TIGRIS_KERNEL_ERR_SHAPE;
+    return TIGRIS_KERNEL_OK;
 }
 
 /* MAX_POOL: the max of stored values (padding never wins; a window with no input element gives
@@ -562,7 +502,7 @@ int tigris_i8_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
                    void *user_ctx) {
     tigris_view_t x, y;
     tigris_i8_move_t pq;
-    i8_axis_t ah, aw;
+    tk_axis_t ah, aw;
     const int is_max = op->op_type == TIGRIS_OP_MAX_POOL;
     const int ceil_mode = (op->flags & TIGRIS_OPF_CEIL_MODE) != 0;
     const int include_pad = (op->flags & TIGRIS_OPF_COUNT_INCLUDE_PAD) != 0;
@@ -572,59 +512,46 @@ int tigris_i8_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
     (void)user_ctx;
     if (tk_input(plan, op, 0) == TIGRIS_NONE16 || tk_output(plan, op, 0) == TIGRIS_NONE16)
         return TIGRIS_KERNEL_ERR_PARAMS;
-    if ((err = tigris_view_of(plan, mem, tk_input(plan, op, 0), &x)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_view_of(plan, mem, tk_output(plan, op, 0), &y)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_view_of_window(plan, mem, tk_input(plan, op, 0), &x)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_view_of_window(plan, mem, tk_output(plan, op, 0), &y)) != TIGRIS_KERNEL_OK) return err;
     if ((err = tigris_i8_move_setup(plan, tk_input(plan, op, 0), tk_output(plan, op, 0), &pq)) != TIGRIS_KERNEL_OK)
         return err;
     C = x.c;
     if (y.n != x.n || y.c != C) return TIGRIS_KERNEL_ERR_SHAPE;
-    if ((err = axis_init(&ah, x.h, y.h, op->kernel_h, op->stride_h, op->dilation_h, op->pad_top, op->pad_bottom)))
-        return err;
-    if ((err = axis_init(&aw, x.w, y.w, op->kernel_w, op->stride_w, op->dilation_w, op->pad_left, op->pad_right)))
-        return err;
-    if ((err = axis_pool(&ah, ceil_mode)) != TIGRIS_KERNEL_OK || (err = axis_pool(&aw, ceil_mode)) != TIGRIS_KERNEL_OK)
-        return err;
+    if ((err = window_axes(op, &x, &ah, &aw)) != TIGRIS_KERNEL_OK) return err;
+    if (y.h != tk_axis_pool_length(&ah, ceil_mode) || y.w != tk_axis_pool_length(&aw, ceil_mode))
+        return TIGRIS_KERNEL_ERR_SHAPE;
     if (!is_max) {
-        int32_t img, pad;
         if ((int64_t)ah.k * aw.k > TIGRIS_I8_MAX_MEAN_COUNT) return TIGRIS_KERNEL_ERR_PARAMS; /* the sum fits int32 */
-        for (oy = y.h_start; oy < y.h_end; ++oy) { /* no window may be empty */
-            pool_counts(&ah, oy, &img, &pad);
-            if ((include_pad ? pad : img) == 0) return TIGRIS_KERNEL_ERR_SHAPE;
-        }
-        for (ox = 0; ox < y.w; ++ox) {
-            pool_counts(&aw, ox, &img, &pad);
-            if ((include_pad ? pad : img) == 0) return TIGRIS_KERNEL_ERR_SHAPE;
-        }
+        if ((err = pool_counts_nonzero(&ah, y.h, include_pad)) != TIGRIS_KERNEL_OK) return err;
+        if ((err = pool_counts_nonzero(&aw, y.w, include_pad)) != TIGRIS_KERNEL_OK) return err;
     }
-    if ((err = window_rows(&x, &ah, y.h_start, y.h_end, 0)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tk_window_resident(&x, &y, &ah, &aw)) != TIGRIS_KERNEL_OK) return err;
 
     for (n = 0; n < y.n; ++n) {
         for (oy = y.h_start; oy < y.h_end; ++oy) {
             uint8_t *yrow = tigris_view_row(&y, n, oy);
-            int32_t h_img, h_pad;
-            pool_counts(&ah, oy, &h_img, &h_pad);
-            for (ox = 0; ox < y.w; ++ox) {
-                int32_t w_img, w_pad, count = 0;
-                pool_counts(&aw, ox, &w_img, &w_pad);
-                if (!is_max) count = include_pad ? h_pad * w_pad : h_img * w_img; /* <= MAX_MEAN_COUNT */
+            const int32_t iy0 = oy * ah.s - ah.pb, rows = tk_axis_pool_count(&ah, iy0, include_pad);
+            int32_t ky0, ky1;
+            tk_axis_taps(&ah, iy0, 0, x.h, &ky0, &ky1);
+            for (ox = y.w_start; ox < y.w_end; ++ox) {
+                const int32_t ix0 = ox * aw.s - aw.pb;
+                /* an average's divisor, <= MAX_MEAN_COUNT (a max pool's window may hold more taps) */
+                const int32_t count = is_max ? 0 : rows * tk_axis_pool_count(&aw, ix0, include_pad);
+                uint8_t *yp = yrow + tk_col(&y, ox);
+                int32_t kx0, kx1;
+                tk_axis_taps(&aw, ix0, 0, x.w, &kx0, &kx1);
                 for (c = 0; c < C; ++c) {
                     int32_t best = 0, total = 0, ky, kx;
-                    for (ky = 0; ky < ah.k; ++ky) {
-                        const int32_t iy = oy * ah.s - ah.pb + ky * ah.d;
-                        const uint8_t *xrow;
-                        if (iy < 0 || iy >= ah.in) continue;
-                        xrow = tigris_view_row(&x, n, iy);
-                        for (kx = 0; kx < aw.k; ++kx) {
-                            const int32_t ix = ox * aw.s - aw.pb + kx * aw.d;
-                            int32_t u;
-                            if (ix < 0 || ix >= aw.in) continue;
-                            u = (int32_t)(uint8_t)(xrow[(size_t)ix * (size_t)C + (size_t)c] ^ pq.in.s.flip);
+                    for (ky = ky0; ky < ky1; ++ky) {
+                        const uint8_t *xrow = tigris_view_row(&x, n, iy0 + ky * ah.d) + c;
+                        for (kx = kx0; kx < kx1; ++kx) {
+                            const int32_t u = (int32_t)(uint8_t)(xrow[tk_col(&x, ix0 + kx * aw.d)] ^ pq.in.s.flip);
                             if (u > best) best = u;
                             if (!is_max) total += u - pq.in.s.bias - pq.in.zp; /* |.| <= 255 count */
                         }
                     }
-                    yrow[(size_t)ox * (size_t)C + (size_t)c] =
-                        is_max ? pool_pick(&pq, best - pq.in.s.bias) : pool_mean(&pq, total, count);
+                    yp[c] = is_max ? pool_pick(&pq, best - pq.in.s.bias) : pool_mean(&pq, total, count);
                 }
             }
         }
@@ -632,16 +559,52 @@ int tigris_i8_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
     return TIGRIS_KERNEL_OK;
 }
 
+/* Rows [x->h_start, x->h_end) of channel c of batch item n into *state: the sum of value - zp
+ * (a mean) or the largest stored value (a max), both starting at 0. Exact int32 arithmetic: all
+ * rows in one call or a band per tile give the same state. */
+static void i8_pool_rows(const tigris_view_t *x, const tigris_i8_move_t *pq, int32_t n, int32_t c, int is_max,
+                         int32_t *state) {
+    int32_t acc = *state, r, i;
+    for (r = x->h_start; r < x->h_end; ++r) {
+        const uint8_t *xp = tigris_view_row(x, n, r) + c;
+        for (i = 0; i < x->w; ++i) {
+            const int32_t u = (int32_t)(uint8_t)(xp[(size_t)i * (size_t)x->c] ^ pq->in.s.flip);
+            if (is_max) {
+                if (u > acc) acc = u;
+            } else {
+                acc += u - pq->in.s.bias - pq->in.zp; /* |.| <= 255 a pixel, H W <= MAX_MEAN_COUNT */
+            }
+        }
+    }
+    *state = acc;
+}
+
+/* The accumulator of a reduction tile (one int32 per batch item and channel), checked to hold
+ * what rows [0, x->h_start) can leave (a max: a stored value; a mean: at most 255 a pixel), so
+ * that no later tile overflows int32 whatever the arena held. */
+static int i8_pool_accumulator(const tigris_mem_t *mem, const tigris_view_t *x, const tigris_view_t *y, int is_max,
+                               int32_t **acc) {
+    const size_t count = (size_t)x->n * (size_t)x->c;
+    const int64_t bound = is_max ? 255 : 255 * (int64_t)x->h_start * x->w;
+    void *state;
+    size_t k;
+    int err = tigris_k_accumulator(mem, (uint64_t)count * sizeof(int32_t), x, y, &state);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    *acc = (int32_t *)state;
+    for (k = 0; x->h_start > 0 && k < count; ++k)
+        if ((*acc)[k] < (is_max ? 0 : -bound) || (*acc)[k] > bound) return TIGRIS_KERNEL_ERR_PARAMS;
+    return TIGRIS_KERNEL_OK;
+}
+
 /* GLOBAL_AVG: the mean over the spatial axes; GLOBAL_MAX: the max of stored values, moved to the
- * result's parameters. */
+ * result's parameters. In reduction tiles a band at a time. */
 int tigris_i8_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                           void *user_ctx) {
     tigris_view_t x, y;
     tigris_i8_move_t pq;
-    int32_t n, c, i, pixels;
-    const int is_max = op->op_type == TIGRIS_OP_GLOBAL_MAX;
+    int32_t n, c, pixels, *acc = NULL;
+    const int is_max = op->op_type == TIGRIS_OP_GLOBAL_MAX, reduces = tk_reduces(mem, op_index);
     int err;
-    (void)op_index;
     (void)user_ctx;
     if (tk_input(plan, op, 0) == TIGRIS_NONE16 || tk_output(plan, op, 0) == TIGRIS_NONE16)
         return TIGRIS_KERNEL_ERR_PARAMS;
@@ -649,23 +612,21 @@ int tigris_i8_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint
     if ((err = tigris_view_of(plan, mem, tk_output(plan, op, 0), &y)) != TIGRIS_KERNEL_OK) return err;
     if ((err = tigris_i8_move_setup(plan, tk_input(plan, op, 0), tk_output(plan, op, 0), &pq)) != TIGRIS_KERNEL_OK)
         return err;
-    if ((err = full_rows(&x)) != TIGRIS_KERNEL_OK || (err = full_rows(&y)) != TIGRIS_KERNEL_OK) return err;
+    if (!reduces && ((err = full_rows(&x)) != TIGRIS_KERNEL_OK || (err = full_rows(&y)) != TIGRIS_KERNEL_OK))
+        return err;
     if (y.n != x.n || y.c != x.c || y.h != 1 || y.w != 1) return TIGRIS_KERNEL_ERR_SHAPE;
     if ((int64_t)x.h * x.w > TIGRIS_I8_MAX_MEAN_COUNT) return TIGRIS_KERNEL_ERR_PARAMS; /* the sum fits int32 */
     pixels = x.h * x.w;
     if (pixels < 1) return TIGRIS_KERNEL_ERR_SHAPE; /* a mean or max of nothing */
+    if (reduces && (err = i8_pool_accumulator(mem, &x, &y, is_max, &acc)) != TIGRIS_KERNEL_OK) return err;
     for (n = 0; n < x.n; ++n) {
-        const uint8_t *xn = tigris_view_row(&x, n, 0);
         uint8_t *yn = tigris_view_row(&y, n, 0);
         for (c = 0; c < x.c; ++c) {
-            const uint8_t *xp = xn + c;
-            int32_t best = 0, sum = 0;
-            for (i = 0; i < pixels; ++i) {
-                int32_t u = (int32_t)(uint8_t)(xp[(size_t)i * (size_t)x.c] ^ pq.in.s.flip);
-                if (u > best) best = u;
-                sum += u - pq.in.s.bias - pq.in.zp;
-            }
-            yn[c] = is_max ? pool_pick(&pq, best - pq.in.s.bias) : pool_mean(&pq, sum, pixels);
+            int32_t own = 0; /* untiled: the state lives here for the one call */
+            int32_t *state = acc != NULL ? acc + (size_t)n * (size_t)x.c + (size_t)c : &own;
+            if (x.h_start == 0) *state = 0;
+            i8_pool_rows(&x, &pq, n, c, is_max, state);
+            if (x.h_end == x.h) yn[c] = is_max ? pool_pick(&pq, *state - pq.in.s.bias) : pool_mean(&pq, *state, pixels);
         }
     }
     return TIGRIS_KERNEL_OK;

@@ -7,12 +7,17 @@
  *     in model (ONNX) order or in runtime (stored) order whatever its storage: activations
  *     and CHANNELS_LAST constants of rank >= 3 are stored [N, d1..dk, C], everything else
  *     (rank <= 2, PLAIN and the weight layouts) row-major in its recorded shape. An
- *     activation's axis 2 (model order) is held as a band of rows [h_start, h_end).
+ *     activation's axis 2 (model order) is held as a band of rows [h_start, h_end), and in a
+ *     2-D tile a rank-4 activation's axis 3 (W) as a window of columns [w_start, w_end):
+ *     stored [N][rows][cols][C]. tigris_k_nd_of refuses a partial column window
+ *     (TIGRIS_KERNEL_ERR_BAND), so a kernel that walks whole rows never misreads one; the
+ *     element-wise kernels, which compute exactly the resident pixels of their output, take
+ *     tigris_k_nd_of_window.
  *
  * tk_iter_t walks the index space of an output (outer axes by an odometer, the last axis
  * left to the caller's inner loop) keeping one element offset per operand; the setup
  * helpers derive each operand's strides (ONNX broadcasting included) and check that
- * every row the walk will touch is resident (TIGRIS_KERNEL_ERR_BAND otherwise).
+ * every row (and column) the walk will touch is resident (TIGRIS_KERNEL_ERR_BAND otherwise).
  *
  * Names: tigris_k_* have external linkage (defined in kernel_view.c), tk_* are inline.
  */
@@ -65,6 +70,8 @@ typedef struct {
     int32_t strides[TK_MAX_RANK];    /* elements, in the resident data */
     int32_t row_axis;                /* the banded axis (model order: 2), or -1 */
     int32_t h_start, h_end;          /* resident rows of row_axis */
+    int32_t col_axis;                /* the windowed axis (model order: 3, rank-4 activations), or -1 */
+    int32_t w_start, w_end;          /* resident columns of col_axis (all of them but in a 2-D tile) */
 } tk_nd_t;
 
 /* A walk over the index space [lo, hi) of `rank` axes, outer first. */
@@ -82,8 +89,14 @@ typedef struct {
 /* The weight layout of a constant tensor (tigris_weight_layout_t), TK_NO_LAYOUT otherwise. */
 uint8_t tigris_k_layout(const tigris_plan_t *plan, uint16_t tensor_idx);
 
-/* tk_nd_t of a tensor in model order (recorded shape); data as tigris_view_of finds it. */
+/* tk_nd_t of a tensor in model order (recorded shape); data as tigris_view_of finds it, so a
+ * partial column window (a 2-D tile) is TIGRIS_KERNEL_ERR_BAND. */
 int tigris_k_nd_of(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t tensor_idx, tk_nd_t *out);
+
+/* tigris_k_nd_of for the kernels that compute 2-D tiles: a rank-4 activation's window of
+ * columns is accepted (col_axis 3, [w_start, w_end)); a window of any other tensor is
+ * TIGRIS_KERNEL_ERR_BAND. */
+int tigris_k_nd_of_window(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t tensor_idx, tk_nd_t *out);
 
 /* Reorder the axes of a model-order tk_nd_t to the runtime (channels-last) order of the
  * op parameters (`axis`, pads, scales, perm, reduce axes): [0, 2, ..., r-1, 1] for rank >= 3. */
@@ -95,26 +108,48 @@ int32_t tigris_k_model_axis(int32_t axis, int32_t rank);
 
 /* Operand 0 of `it` is `out`, walked along its axes in the order `order` (order[j] = the
  * axis of `out` walked j-th, outer first; NULL: 0..rank-1): the row axis over the resident
- * rows only, every other axis in full. Resets the walk to that operand alone. */
+ * rows only, the column axis over the resident columns only, every other axis in full. Resets
+ * the walk to that operand alone. */
 void tigris_k_iter_output(tk_iter_t *it, const tk_nd_t *out, const int32_t *order);
 
 /* Add operand `in` to a walk set up by tigris_k_iter_output for `out`, broadcasting it to
  * out's shape (ONNX rules: right-aligned, size-1 axes repeat). TIGRIS_KERNEL_ERR_SHAPE if
- * the shapes do not broadcast, TIGRIS_KERNEL_ERR_BAND if a row the walk reads is not
- * resident. `order` as given to tigris_k_iter_output. */
+ * the shapes do not broadcast, TIGRIS_KERNEL_ERR_BAND if a row or column the walk reads is
+ * not resident. `order` as given to tigris_k_iter_output. */
 int tigris_k_iter_broadcast(tk_iter_t *it, const tk_nd_t *out, const int32_t *order, const tk_nd_t *in);
 
 /* Add an operand with explicit strides per walked axis (and its origin offset). */
 void tigris_k_iter_add(tk_iter_t *it, const ptrdiff_t *strides, ptrdiff_t origin);
 
-/* TIGRIS_KERNEL_ERR_BAND unless indices [lo, hi) of `axis` of t are resident. */
+/* TIGRIS_KERNEL_ERR_BAND unless indices [lo, hi) of `axis` of t are resident (rows of the
+ * row axis, columns of the column axis; every index of any other axis is). */
 int tigris_k_check_rows(const tk_nd_t *t, int32_t axis, int32_t lo, int32_t hi);
 
-/* TIGRIS_KERNEL_ERR_BAND unless every row of t is resident (ops that need whole tensors). */
+/* TIGRIS_KERNEL_ERR_BAND unless every row and column of t is resident (ops that need whole
+ * tensors). */
 int tigris_k_require_full(const tk_nd_t *t);
 
 /* Walk order that visits `t` in its storage order (channels-last: [0, 2, ..., r-1, 1]). */
 void tigris_k_storage_order(const tk_nd_t *t, int32_t *order);
+
+/* -- reduction tiles (docs/tgrs-format.md, "Reduction tiles") -------------------------------- *
+ *
+ * An accumulating op (tigris_band_op_accumulates) whose stage runs in reduction tiles is
+ * called once per tile with a band of input rows [x.h_start, x.h_end): it starts its state in
+ * mem->tile.acc at row 0, adds the band's rows, and writes its (whole) output when the band
+ * ends at the last row. The untiled kernel runs the same per-channel steps over all rows at
+ * once, so both give the same bits. */
+
+/* Whether op `op_index` accumulates over the reduction tiles of the stage running now. */
+static inline int tk_reduces(const tigris_mem_t *mem, uint16_t op_index) {
+    return mem->tile.active && mem->tile.reduce_op == op_index;
+}
+
+/* *acc = the accumulator of a reducing op whose state takes `need` bytes (TIGRIS_KERNEL_ERR_PARAMS
+ * if it is missing, smaller or not 4-aligned), after checking the tile: a non-empty band of
+ * input x and the output y resident whole (else TIGRIS_KERNEL_ERR_BAND). */
+int tigris_k_accumulator(const tigris_mem_t *mem, uint64_t need, const tigris_view_t *x, const tigris_view_t *y,
+                         void **acc);
 
 /* Start a walk (idx = lo, offsets computed); 0 if the walk is empty. */
 static inline int tk_iter_start(tk_iter_t *it) {

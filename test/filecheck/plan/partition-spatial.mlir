@@ -121,3 +121,27 @@ func.func @main(%lowered: tensor<1x1x16x2xf32>) -> tensor<1x1x16x2xf32> attribut
   %c = tgr.conv %lowered, %w {pads = array<i64: 1, 0, 1, 0>} : (tensor<1x1x16x2xf32>, tensor<1x1x3x1xf32>) -> tensor<1x1x16x2xf32>
   func.return %c : tensor<1x1x16x2xf32>
 }
+
+// -----
+
+// Reduction tiles: a global pooling over budget is cut along the rows of its INPUT (its
+// output has one row), keeping an accumulator across the tiles (`acc`, part of the peak):
+// float average 8 bytes a channel (Kahan sum and compensation), max 4 bytes a channel.
+// GAP on 1x2x8x8: input 512 bytes (64 a row), output 8 -> 16 (align 16), acc 16.
+//   budget 600: the whole stage (512 + 16 = 528) fits, nothing to tile.
+// Max pooling on 1x4x8x8: input 1024 (128 a row), output 16, acc 16: 1040 > 600;
+//   r rows: 128r + 16 + 16 <= 600 -> r = 4 (544), 2 tiles.
+// LOWER (budget 150, align 64): GAP: r rows 64r -> 64 + out 64 + acc 64: r = 1 is 192 > 150,
+//   so no tile plan fits and the stage stays normal (it overflows).
+// CHECK-LABEL: func.func @main(%pool: tensor<1x2x8x8xf32>, %pool2: tensor<1x4x8x8xf32>)
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 528, inputs = [0], outputs = [2]>,
+// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1040, inputs = [1], outputs = [3], strategy = tiled, tile = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, peak = 544, chain = -1, acc = 16>>]
+// LOWER-LABEL: func.func @main(%pool: tensor<1x2x8x8xf32>, %pool2: tensor<1x4x8x8xf32>)
+// LOWER-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 576, inputs = [0], outputs = [2]>,
+func.func @main(%pool: tensor<1x2x8x8xf32>, %pool2: tensor<1x4x8x8xf32>) -> (tensor<1x2x1x1xf32>, tensor<1x4x1x1xf32>) attributes {tgr.stages = [
+    #tgr.stage<index = 0, steps = [0, 0], peak = 0, inputs = [], outputs = []>,
+    #tgr.stage<index = 1, steps = [1, 1], peak = 0, inputs = [], outputs = []>]} {
+  %g = tgr.global_avg_pool %pool : (tensor<1x2x8x8xf32>) -> tensor<1x2x1x1xf32>
+  %m = tgr.global_max_pool %pool2 : (tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32>
+  func.return %g, %m : tensor<1x2x1x1xf32>, tensor<1x4x1x1xf32>
+}

@@ -140,20 +140,24 @@ func.func @main(%two_chains: tensor<1x2x8x8xf32>) -> tensor<1x4x8x8xf32> attribu
 
 // -----
 
-// No band fits: two linked 3x3 convs (pads 1) on f32 1x8x8x8 (2048 bytes, 256 per row), one
-// stage each ({input, output} = 4096). A one-row band of one conv holds 3 input rows and 1
-// output row = 1024 > 1000 (and > 600); the chain's one-row band holds more. The runtime
-// refuses tiles larger than its arena but lets a normal stage overflow to slow memory, so
-// neither the chain nor a lone tile plan is written: both stages stay untiled (spec/tiling.md,
-// "fall back to normal execution with slow-memory overflow").
+// No strip fits, 2-D tiles do: two linked 3x3 convs (pads 1) on f32 1x8x8x8 (2048 bytes, 256
+// per row, 32 per pixel), one stage each ({input, output} = 4096). A one-row band of one conv
+// holds 3 input rows and 1 output row = 1024 > 1000 (and > 600); the chain's one-row band holds
+// more. So each stage is cut into tile_h x tile_w tiles: for each height h the widest w that
+// fits, input (h + 2) x (w + 2) pixels (clamped to 8) and output h x w; of those, the fewest
+// bytes read from slow memory (input rows summed over row bands x columns over column bands).
+//   1000: h 1 w 7 (3x8 + 1x7 = 992) reads 22 x 10; h 2 w 3 (4x5 + 2x3 = 832) reads 14 x 12;
+//         h 3 w 2 (832) reads 12 x 14 (a tie: the first kept); h 4..7 w 1 read 10 x 22.
+//   600:  h 1 w 3 (3x5 + 3 = 576) reads 22 x 12; h 2 w 1 (448) 14 x 22; h 3 w 1 (576) 12 x 22
+//         (a tie with h 1: the first kept); h 4 needs 6x3 + 4 = 704.
 // CHECK-LABEL: func.func @main(%no_band_fits: tensor<1x8x8x8xf32>)
 // CHECK-SAME:      tgr.stages = [
-// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 4096, inputs = [0], outputs = [1]>,
-// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 4096, inputs = [1], outputs = [2]>]
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 4096, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, peak = 832, chain = -1, tile_w = 3, num_tiles_w = 3, halo_w = 2, out_w = 8>>,
+// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 4096, inputs = [1], outputs = [2], strategy = tiled, tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, peak = 832, chain = -1, tile_w = 3, num_tiles_w = 3, halo_w = 2, out_w = 8>>]
 // B600-LABEL: func.func @main(%no_band_fits: tensor<1x8x8x8xf32>)
 // B600-SAME:      tgr.stages = [
-// B600-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 4096, inputs = [0], outputs = [1]>,
-// B600-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 4096, inputs = [1], outputs = [2]>]
+// B600-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 4096, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 1, num_tiles = 8, halo = 2, out_h = 8, peak = 576, chain = -1, tile_w = 3, num_tiles_w = 3, halo_w = 2, out_w = 8>>,
+// B600-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 4096, inputs = [1], outputs = [2], strategy = tiled, tile = #tgr.tile_plan<tile_h = 1, num_tiles = 8, halo = 2, out_h = 8, peak = 576, chain = -1, tile_w = 3, num_tiles_w = 3, halo_w = 2, out_w = 8>>]
 func.func @main(%no_band_fits: tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32> attributes {tgr.stages = [
     #tgr.stage<index = 0, steps = [0, 0], peak = 0, inputs = [], outputs = []>,
     #tgr.stage<index = 1, steps = [1, 1], peak = 0, inputs = [], outputs = []>]} {
@@ -161,4 +165,28 @@ func.func @main(%no_band_fits: tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32> attri
   %c1 = tgr.conv %no_band_fits, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x8xf32>, tensor<8x8x3x3xf32>) -> tensor<1x8x8x8xf32>
   %c2 = tgr.conv %c1, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x8x8xf32>, tensor<8x8x3x3xf32>) -> tensor<1x8x8x8xf32>
   func.return %c2 : tensor<1x8x8x8xf32>
+}
+
+// -----
+
+// No tile fits at all: the same convs on 64 channels (256 bytes a pixel): even a 1 x 1 tile
+// holds 3 x 3 input pixels and 1 output pixel = 2560 > 1000. The runtime refuses tiles larger
+// than its arena but lets a normal stage overflow to slow memory, so neither the chain nor a
+// lone tile plan is written: both stages stay untiled (spec/tiling.md, "fall back to normal
+// execution with slow-memory overflow").
+// CHECK-LABEL: func.func @main(%no_tile_fits: tensor<1x64x8x8xf32>)
+// CHECK-SAME:      tgr.stages = [
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 32768, inputs = [0], outputs = [1]>,
+// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 32768, inputs = [1], outputs = [2]>]
+// B600-LABEL: func.func @main(%no_tile_fits: tensor<1x64x8x8xf32>)
+// B600-SAME:      tgr.stages = [
+// B600-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 32768, inputs = [0], outputs = [1]>,
+// B600-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 32768, inputs = [1], outputs = [2]>]
+func.func @main(%no_tile_fits: tensor<1x64x8x8xf32>) -> tensor<1x64x8x8xf32> attributes {tgr.stages = [
+    #tgr.stage<index = 0, steps = [0, 0], peak = 0, inputs = [], outputs = []>,
+    #tgr.stage<index = 1, steps = [1, 1], peak = 0, inputs = [], outputs = []>]} {
+  %w = tgr.weight dense<1.0> : tensor<64x64x3x3xf32>
+  %c1 = tgr.conv %no_tile_fits, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x64x8x8xf32>, tensor<64x64x3x3xf32>) -> tensor<1x64x8x8xf32>
+  %c2 = tgr.conv %c1, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x64x8x8xf32>, tensor<64x64x3x3xf32>) -> tensor<1x64x8x8xf32>
+  func.return %c2 : tensor<1x64x8x8xf32>
 }

@@ -91,3 +91,35 @@ func.func @quantized_keeps_output_params(%x: tensor<1x2x4x4x!tgr.quant<i8, 0.1:-
   %m = tgr.reduce_mean %x {axes = array<i64: 2, 3>} : (tensor<1x2x4x4x!tgr.quant<i8, 0.1:-3>>) -> tensor<1x2x1x1x!tgr.quant<i8, 0.02:5>>
   func.return %m : tensor<1x2x1x1x!tgr.quant<i8, 0.02:5>>
 }
+
+// -----
+
+// An average pool whose unpadded window is the whole map (Keras AveragePooling2D heads) is the
+// same mean: it becomes global average pooling, strides and ceil_mode notwithstanding (one
+// output position either way), the result type (and so an int8 scale) kept.
+// CHECK-LABEL: func.func @avg_pool_whole_map
+// CHECK-SAME:      (%[[X:.*]]: tensor<1x8x5x7xf32>, %[[Q:.*]]: tensor<1x4x3x3x!tgr.quant<i8, 0.5:-3>>)
+// CHECK-NEXT:    %[[G:.*]] = tgr.global_avg_pool %[[X]] {tgr.name = "head"} : (tensor<1x8x5x7xf32>) -> tensor<1x8x1x1xf32>
+// CHECK-NEXT:    %[[GQ:.*]] = tgr.global_avg_pool %[[Q]] : (tensor<1x4x3x3x!tgr.quant<i8, 0.5:-3>>) -> tensor<1x4x1x1x!tgr.quant<i8, 0.25:1>>
+// CHECK-NEXT:    func.return %[[G]], %[[GQ]]
+// CHECK-NOT:     tgr.avg_pool
+func.func @avg_pool_whole_map(%x: tensor<1x8x5x7xf32>, %q: tensor<1x4x3x3x!tgr.quant<i8, 0.5:-3>>) -> (tensor<1x8x1x1xf32>, tensor<1x4x1x1x!tgr.quant<i8, 0.25:1>>) {
+  %0 = tgr.avg_pool %x {kernel_shape = array<i64: 5, 7>, strides = array<i64: 2, 2>, ceil_mode = 1 : i64, tgr.name = "head"} : (tensor<1x8x5x7xf32>) -> tensor<1x8x1x1xf32>
+  %1 = tgr.avg_pool %q {kernel_shape = array<i64: 3, 3>} : (tensor<1x4x3x3x!tgr.quant<i8, 0.5:-3>>) -> tensor<1x4x1x1x!tgr.quant<i8, 0.25:1>>
+  func.return %0, %1 : tensor<1x8x1x1xf32>, tensor<1x4x1x1x!tgr.quant<i8, 0.25:1>>
+}
+
+// -----
+
+// Look-alikes left alone: a padded window the size of the map (its mean counts or skips the
+// padding), and a window smaller than the map (several outputs).
+// CHECK-LABEL: func.func @negative_avg_pool_not_whole_map
+// CHECK-NEXT:    %[[P:.*]] = tgr.avg_pool %{{.*}} {kernel_shape = array<i64: 4, 4>, pads = array<i64: 1, 1, 0, 0>} : (tensor<1x8x3x3xf32>) -> tensor<1x8x1x1xf32>
+// CHECK-NEXT:    %[[S:.*]] = tgr.avg_pool %{{.*}} {kernel_shape = array<i64: 2, 2>} : (tensor<1x8x3x3xf32>) -> tensor<1x8x2x2xf32>
+// CHECK-NEXT:    func.return %[[P]], %[[S]]
+// CHECK-NOT:     tgr.global_avg_pool
+func.func @negative_avg_pool_not_whole_map(%x: tensor<1x8x3x3xf32>) -> (tensor<1x8x1x1xf32>, tensor<1x8x2x2xf32>) {
+  %0 = tgr.avg_pool %x {kernel_shape = array<i64: 4, 4>, pads = array<i64: 1, 1, 0, 0>} : (tensor<1x8x3x3xf32>) -> tensor<1x8x1x1xf32>
+  %1 = tgr.avg_pool %x {kernel_shape = array<i64: 2, 2>} : (tensor<1x8x3x3xf32>) -> tensor<1x8x2x2xf32>
+  func.return %0, %1 : tensor<1x8x1x1xf32>, tensor<1x8x2x2xf32>
+}

@@ -368,6 +368,23 @@
 
 // -----
 
+// Reduction tiles (acc > 0): the accumulator is part of the band peak, and a reduction has no
+// halo and is no chain.
+"test.op"() {t = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, peak = 64, chain = -1, acc = 96>} : () -> ()
+// CHECK: #tgr.tile_plan acc is part of peak: it cannot exceed it
+
+// -----
+
+"test.op"() {t = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, peak = 640, chain = 0, acc = 96>} : () -> ()
+// CHECK: reduction tiles (acc > 0) have chain -1, halo 0
+
+// -----
+
+"test.op"() {t = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, peak = 640, chain = -1, acc = -4>} : () -> ()
+// CHECK: #tgr.tile_plan acc must be >= 0
+
+// -----
+
 // The strategy must say what the tile plan says: none is normal, a chain index is a chain.
 "test.op"() {s = #tgr.stage<index = 0, steps = [0, 1], peak = 8, inputs = [], outputs = [], strategy = tiled>} : () -> ()
 // CHECK: #tgr.stage strategy tiled does not match no tile plan
@@ -446,3 +463,19 @@
 %x = "test.op"() : () -> tensor<1x4x2x2xf32>
 %y = tgr.lrn %x {size = 0 : i64} : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
 // CHECK: tgr.lrn size must be in 1..65535, got 0
+
+// -----
+
+// 2-D tiles (tile_w > 0): the column tiles cover out_w exactly; a lone stage, no reduction.
+"test.op"() {t = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, peak = 64, chain = -1, tile_w = 3, num_tiles_w = 2, out_w = 7>} : () -> ()
+// CHECK: #tgr.tile_plan: 2 tiles of 3 columns do not cover exactly 7 output columns
+
+// -----
+
+"test.op"() {t = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, peak = 64, chain = 1, tile_w = 3, num_tiles_w = 3, out_w = 7>} : () -> ()
+// CHECK: 2-D tiles (tile_w > 0) are neither a chain nor a reduction
+
+// -----
+
+"test.op"() {t = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, peak = 64, chain = -1, num_tiles_w = 2>} : () -> ()
+// CHECK: without tile_w (full-width rows) has num_tiles_w 1, halo_w 0, out_w 0
