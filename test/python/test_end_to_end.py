@@ -333,6 +333,25 @@ def test_every_budget_gives_the_same_answer(key: str, matrix: Matrix) -> None:
     assert distance <= bound, f"{key}: {distance} from onnxruntime (bound {bound})"
 
 
+MINIMUM_KEYS = [k for k in MATRIX if k not in ("example", "mobilenet_v2_pruned", "mobilenet_v2_pruned_int8")]
+"""The zoo models (the pruned and example variants share mobilenet_v2's minimum)."""
+
+
+@pytest.mark.parametrize("key", MINIMUM_KEYS)
+def test_runs_at_its_minimum_budget(key: str, matrix: Matrix) -> None:
+    """An honest minimum (issue G2): at the smallest budget `tigris analyze` reports, the plan runs
+    in an arena of exactly that size with nothing overflowing to slow memory, as planned, and
+    gives the bytes of the largest budget's run; one byte less and analyze says it cannot run."""
+    report = analyze_module(matrix.module(key), key, 64 << 10)
+    low = run_once(key, matrix.paths[key], matrix.module(key), report.min_budget)
+    assert low.stats["slow_overflow_count"] == 0 and low.predicted.overflow == 0, low.stats
+    assert stat_mismatches(low) == [], (low.stats, predicted_stats(low.predicted))
+    budget, mode, _ = MATRIX[key][-1]
+    assert low.output_bytes == matrix.run(key, budget, mode).output_bytes
+    below = analyze_module(matrix.module(key), key, report.min_budget - 1)
+    assert below.verdict.value == "cannot run"
+
+
 def test_compile_at_is_tigris_compile(model_zoo: dict[str, Path]) -> None:
     """The matrix compiles in compile_bytes' three steps, to keep the module: the same bytes."""
     path = model_zoo["conv1d"]
