@@ -12,7 +12,7 @@ import sys
 from enum import IntEnum, IntFlag
 from pathlib import Path
 
-from tigris.emit.tgrs.enums import C_CONSTANTS, C_ENUMS, MAGIC
+from tigris.emit.tgrs.enums import C_CONSTANTS, C_ENUMS, C_OP_SETS, MAGIC, OpType
 from tigris.emit.tgrs.layout import Record
 from tigris.emit.tgrs.records import RECORDS
 
@@ -70,6 +70,27 @@ def _struct(rec: Record) -> str:
     return "\n".join(lines)
 
 
+def _predicate(name: str, members: frozenset[OpType]) -> str:
+    """`static inline int name(uint8_t op_type)`: 1 for the members of an op set, else 0."""
+    lines: list[str] = []
+    for case in (f"case TIGRIS_OP_{m.name}:" for m in sorted(members)):
+        if lines and len(lines[-1]) + 1 + len(case) <= 112:
+            lines[-1] += " " + case
+        else:
+            lines.append("    " + case)
+    body = "\n".join(lines)
+    return "\n".join([
+        f"static inline int {name}(uint8_t op_type) {{",
+        "    switch (op_type) {",
+        body,
+        "        return 1;",
+        "    default:",
+        "        return 0;",
+        "    }",
+        "}",
+    ])  # fmt: skip
+
+
 def render() -> str:
     """The whole header text."""
     parts = [PROLOGUE]
@@ -78,6 +99,8 @@ def render() -> str:
     parts.append("")
     parts.extend(_enum(cls, c_name, prefix) + "\n" for cls, c_name, prefix in C_ENUMS)
     parts.extend(_struct(rec) + "\n" for rec in RECORDS)
+    parts.append("/* Op sets (emit/tgrs/enums.py C_OP_SETS): which op types a tiling may hold. */")
+    parts.extend(_predicate(name, members) + "\n" for name, members in C_OP_SETS)
     return "\n".join(parts).rstrip("\n") + "\n" + EPILOGUE
 
 

@@ -11,23 +11,12 @@ of out_h rows and out_w columns.
 
 from __future__ import annotations
 
-from tigris.emit.tgrs.enums import WINDOW_OPS, CoordMode, GeluMode, OpType, PadMode, ResizeMode
+from tigris.emit.tgrs.enums import ACCUMULATING_OPS, TILEABLE_2D_OPS, WINDOW_OPS, CoordMode, GeluMode, OpType, PadMode, ResizeMode
 from tigris.emit.tgrs.model import Op, Stage, Tensor, TilePlan, Weight
 from tigris.emit.tgrs.pools import Pools, bad, float32s, positive_scale
 from tigris.emit.tgrs.records import OP, STAGE, TILE_PLAN
 
 _CONV_OPS = frozenset({OpType.CONV, OpType.DEPTHWISE, OpType.CONV1D, OpType.CONV_TRANSPOSE})
-ACCUMULATING_OPS = frozenset({OpType.GLOBAL_AVG, OpType.GLOBAL_MAX})
-"""Op types that can accumulate over reduction tiles (the runtime's tigris_band_op_accumulates)."""
-TILEABLE_2D_OPS = frozenset({
-    OpType.CONV, OpType.DEPTHWISE, OpType.MAX_POOL, OpType.AVG_POOL,
-    OpType.RELU, OpType.RELU6, OpType.SIGMOID, OpType.TANH, OpType.HARD_SWISH, OpType.QUANTIZE,
-    OpType.DEQUANTIZE, OpType.LEAKY_RELU, OpType.CLIP, OpType.ADD, OpType.SUB, OpType.MUL, OpType.DIV,
-    OpType.PRELU, OpType.MAX, OpType.MIN, OpType.NEG, OpType.ABS, OpType.EXP, OpType.LOG, OpType.SQRT,
-    OpType.RECIPROCAL, OpType.ELU, OpType.SELU, OpType.SOFTPLUS, OpType.SOFTSIGN, OpType.ERF, OpType.GELU,
-    OpType.HARD_SIGMOID, OpType.SIGN, OpType.SHRINK, OpType.POW, OpType.SILU,
-})  # fmt: skip
-"""Op types whose kernels compute a 2-D tile (the runtime's tigris_band_op_tileable_2d)."""
 
 
 def _check_modes(op: Op, what: str) -> None:

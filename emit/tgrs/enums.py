@@ -27,7 +27,7 @@ from tigris.dialects.tgr.runtime_enums import (
 __all__ = [
     "CUSTOM_OP_FIRST", "CUSTOM_OP_LAST", "C_CONSTANTS", "C_ENUMS", "MAGIC", "MAX_RANK", "NONE16", "NONE32",
     "QUANTIZABLE", "REQUIRED_SECTIONS", "SECTION_ALIGN", "TABLE_SIZE", "VERSION_MAJOR", "VERSION_MINOR",
-    "WEIGHT_ALIGN", "WINDOW_OPS", "Activation", "Compression", "CoordMode", "DType", "FileFlag", "GeluMode", "OpFlag",
+    "WEIGHT_ALIGN", "WINDOW_OPS", "ACCUMULATING_OPS", "TILEABLE_2D_OPS", "C_OP_SETS", "Activation", "Compression", "CoordMode", "DType", "FileFlag", "GeluMode", "OpFlag",
     "OpType", "PadMode", "ResizeMode", "SectionKind", "TensorFlag", "WeightLayout",
 ]  # fmt: skip
 
@@ -48,6 +48,27 @@ WINDOW_OPS = frozenset(
     {OpType.CONV, OpType.DEPTHWISE, OpType.CONV1D, OpType.CONV_TRANSPOSE, OpType.MAX_POOL, OpType.AVG_POOL}
 )
 """Ops whose kernel/stride/dilation fields must be >= 1."""
+
+ACCUMULATING_OPS = frozenset({OpType.GLOBAL_AVG, OpType.GLOBAL_MAX})
+"""Ops that can accumulate over reduction tiles (a tile plan's reduce_op): they reduce their whole
+input to one value per (batch, channel) and take it band by band."""
+
+TILEABLE_2D_OPS = frozenset({
+    OpType.CONV, OpType.DEPTHWISE, OpType.MAX_POOL, OpType.AVG_POOL,
+    OpType.RELU, OpType.RELU6, OpType.SIGMOID, OpType.TANH, OpType.HARD_SWISH, OpType.QUANTIZE,
+    OpType.DEQUANTIZE, OpType.LEAKY_RELU, OpType.CLIP, OpType.ADD, OpType.SUB, OpType.MUL, OpType.DIV,
+    OpType.PRELU, OpType.MAX, OpType.MIN, OpType.NEG, OpType.ABS, OpType.EXP, OpType.LOG, OpType.SQRT,
+    OpType.RECIPROCAL, OpType.ELU, OpType.SELU, OpType.SOFTPLUS, OpType.SOFTSIGN, OpType.ERF, OpType.GELU,
+    OpType.HARD_SIGMOID, OpType.SIGN, OpType.SHRINK, OpType.POW, OpType.SILU,
+})  # fmt: skip
+"""Ops whose kernels compute a 2-D tile (a window of rows x columns) from windows of their inputs."""
+
+C_OP_SETS = (
+    ("tigris_band_op_accumulates", ACCUMULATING_OPS),
+    ("tigris_band_op_tileable_2d", TILEABLE_2D_OPS),
+)
+"""The op sets the runtime asks about, generated into tigris_format.h as predicates on an op type
+(the loader, the executor and the Python reader all read these lists)."""
 
 
 class DType(IntEnum):

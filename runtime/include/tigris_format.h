@@ -360,4 +360,31 @@ typedef struct {
 } tigris_quant_param_t;
 TIGRIS_FORMAT_CHECK_SIZE(tigris_quant_param_t, 16);
 
+/* Op sets (emit/tgrs/enums.py C_OP_SETS): which op types a tiling may hold. */
+static inline int tigris_band_op_accumulates(uint8_t op_type) {
+    switch (op_type) {
+    case TIGRIS_OP_GLOBAL_AVG: case TIGRIS_OP_GLOBAL_MAX:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static inline int tigris_band_op_tileable_2d(uint8_t op_type) {
+    switch (op_type) {
+    case TIGRIS_OP_CONV: case TIGRIS_OP_DEPTHWISE: case TIGRIS_OP_RELU: case TIGRIS_OP_RELU6:
+    case TIGRIS_OP_MAX_POOL: case TIGRIS_OP_AVG_POOL: case TIGRIS_OP_ADD: case TIGRIS_OP_MUL:
+    case TIGRIS_OP_CLIP: case TIGRIS_OP_SIGMOID: case TIGRIS_OP_SUB: case TIGRIS_OP_DIV: case TIGRIS_OP_TANH:
+    case TIGRIS_OP_LEAKY_RELU: case TIGRIS_OP_HARD_SWISH: case TIGRIS_OP_QUANTIZE: case TIGRIS_OP_DEQUANTIZE:
+    case TIGRIS_OP_NEG: case TIGRIS_OP_ABS: case TIGRIS_OP_EXP: case TIGRIS_OP_LOG: case TIGRIS_OP_SQRT:
+    case TIGRIS_OP_RECIPROCAL: case TIGRIS_OP_ELU: case TIGRIS_OP_SELU: case TIGRIS_OP_SOFTPLUS:
+    case TIGRIS_OP_SOFTSIGN: case TIGRIS_OP_ERF: case TIGRIS_OP_GELU: case TIGRIS_OP_HARD_SIGMOID:
+    case TIGRIS_OP_SIGN: case TIGRIS_OP_SHRINK: case TIGRIS_OP_POW: case TIGRIS_OP_SILU: case TIGRIS_OP_PRELU:
+    case TIGRIS_OP_MAX: case TIGRIS_OP_MIN:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 #endif /* TIGRIS_FORMAT_H */

@@ -42,34 +42,8 @@ int tigris_bands_compute(const tigris_plan_t *plan, tigris_mem_t *mem, uint16_t 
 int tigris_bands_compute_reduce(const tigris_plan_t *plan, tigris_mem_t *mem, uint16_t stage, uint16_t reduce_op,
                                 int32_t h_start, int32_t h_end);
 
-/* Whether an op type accumulates over reduction tiles: it reduces its whole input to one
- * value per (batch, channel) and can take it band by band. The one list of them (the
- * loader, the executor and docs/tgrs-format.md follow it). */
-static inline int tigris_band_op_accumulates(uint8_t op_type) {
-    return op_type == TIGRIS_OP_GLOBAL_AVG || op_type == TIGRIS_OP_GLOBAL_MAX;
-}
-
-/* Whether an op type runs on a 2-D tile: its kernel computes a window of rows x columns of
- * its output from windows of its inputs (the windowed kernels through tigris_view_of_window,
- * the element-wise ones through tigris_k_nd_of_window). The compiler cuts a stage in 2-D
- * tiles only if all its ops are of these types (test_runtime_bands.py holds the two lists
- * together); the loader and the executor refuse a 2-D plan with any other op. */
-static inline int tigris_band_op_tileable_2d(uint8_t op_type) {
-    switch (op_type) {
-    case TIGRIS_OP_CONV: case TIGRIS_OP_DEPTHWISE: case TIGRIS_OP_MAX_POOL: case TIGRIS_OP_AVG_POOL:
-    case TIGRIS_OP_RELU: case TIGRIS_OP_RELU6: case TIGRIS_OP_SIGMOID: case TIGRIS_OP_TANH:
-    case TIGRIS_OP_HARD_SWISH: case TIGRIS_OP_QUANTIZE: case TIGRIS_OP_DEQUANTIZE: case TIGRIS_OP_LEAKY_RELU:
-    case TIGRIS_OP_CLIP: case TIGRIS_OP_ADD: case TIGRIS_OP_SUB: case TIGRIS_OP_MUL: case TIGRIS_OP_DIV:
-    case TIGRIS_OP_PRELU: case TIGRIS_OP_MAX: case TIGRIS_OP_MIN:
-    case TIGRIS_OP_NEG: case TIGRIS_OP_ABS: case TIGRIS_OP_EXP: case TIGRIS_OP_LOG: case TIGRIS_OP_SQRT:
-    case TIGRIS_OP_RECIPROCAL: case TIGRIS_OP_ELU: case TIGRIS_OP_SELU: case TIGRIS_OP_SOFTPLUS:
-    case TIGRIS_OP_SOFTSIGN: case TIGRIS_OP_ERF: case TIGRIS_OP_GELU: case TIGRIS_OP_HARD_SIGMOID:
-    case TIGRIS_OP_SIGN: case TIGRIS_OP_SHRINK: case TIGRIS_OP_POW: case TIGRIS_OP_SILU:
-        return 1;
-    default:
-        return 0;
-    }
-}
+/* tigris_band_op_accumulates and tigris_band_op_tileable_2d, the op types reduction tiles and
+ * 2-D tiles may hold, are generated into tigris_format.h from emit/tgrs/enums.py (C_OP_SETS). */
 
 /* 0 for ops the compiler never tiles (structural and dense ops, concat along H):
  * a band of their output is not computable from bands of their inputs. */

@@ -24,7 +24,6 @@
  */
 #include <string.h>
 
-#include "tigris_bands.h" /* tigris_band_op_accumulates, tigris_band_op_tileable_2d: op types by tiling */
 #include "tigris_loader.h"
 
 /* Internal to the runtime (tigris_lz4.c): bytes the LZ4 stream decodes to with at most

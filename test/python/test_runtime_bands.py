@@ -5,8 +5,8 @@ Which op types: the compiler's rule, the runtime's list and the reader's agree.
 The compiler cuts a stage into 2-D tiles only if every op is pointwise or windowed along H and W
 (`tiling.is_tileable_2d`: TileCategory POINTWISE, or SPATIAL with a non-global `SpatialWindow`
 that has a window along W). The runtime's executor and loader refuse any other op in a 2-D plan
-through one predicate, `tigris_band_op_tileable_2d` (runtime/src/tigris_bands.h), and the Python
-reader mirrors it (`decode_ops.TILEABLE_2D_OPS`). A small C program prints the predicate for
+through one predicate, `tigris_band_op_tileable_2d` (generated into tigris_format.h), and the Python
+reader reads the same set (`enums.TILEABLE_2D_OPS`). A small C program prints the predicate for
 every op type value; it must accept exactly the runtime op types of the built-in `tgr` ops the
 compiler's rule admits.
 
@@ -38,7 +38,7 @@ from tigris.dialects.tgr.dialect import TGR_OPS
 from tigris.dialects.tgr.traits import RuntimeOp, SpatialWindow, TileCategory, TileKind
 from tigris.dialects.tgr.weight import WeightOp
 from tigris.emit.tgrs import Op, PlanFile, QuantParam, Stage, Tensor, Weight, write_plan
-from tigris.emit.tgrs.decode_ops import TILEABLE_2D_OPS
+from tigris.emit.tgrs.enums import TILEABLE_2D_OPS
 from tigris.emit.tgrs.enums import DType, FileFlag, OpType
 from tigris.tools.runtime_build import RUNTIME_DIR, build
 
