@@ -232,6 +232,8 @@ def test_conv_chain_halo_and_flash(convs: Path, capsys: pytest.CaptureFixture[st
     # one conv in 1 x 1 tiles (2-D): 3 x 3 input pixels of 8 bytes (72 -> 96 at align 32) + one
     # output pixel (8 -> 32)
     assert r["min_budget_bytes"] == 2 * CONV_ROW == 128
+    # both convs need 128: the report names the first
+    assert r["min_budget_op"] == {"name": "conv1", "op": "tgr.conv"}
     # at the minimum each conv tiles on its own in 2-D, which fits where the chained one-row
     # band ((2 + 6) * 64 = 512) would not
     assert r["smallest_fitting_budget_bytes"] == 128 and r["smallest_pow2_budget_bytes"] == 128

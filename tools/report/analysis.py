@@ -24,11 +24,12 @@ from tigris.dialects.tgr.attributes import Strategy
 from tigris.tools.report.facts import TensorInfo, model_dtype, model_inputs, model_outputs, weights
 from tigris.tools.report.flash import Flash, compiled_flash
 from tigris.tools.report.slow_memory import needs_slow_memory, slow_peak
-from tigris.transforms.plan.graph import main_func
+from tigris.transforms.plan.graph import PlanStep, main_func
 from tigris.transforms.plan.passes import DEFAULT_ALIGN, TigrisPlanPass, written_plan
 from tigris.transforms.plan.planner import (
     Plan,
     minimum_budget,
+    minimum_budget_step,
     plan_memory,
     smallest_fitting_budget,
     total_macs,
@@ -45,6 +46,11 @@ class Verdict(Enum):
     def key(self) -> str:
         """The JSON spelling: `fits`, `fits_tiled`, `overflows`, `cannot_run`."""
         return self.value.replace(" ", "_")
+
+
+def _op_of(step: PlanStep | None) -> tuple[str, str] | None:
+    """(node name, tgr op name) of a step."""
+    return None if step is None or step.op is None else (step.name, step.op.name)
 
 
 def verdict_of(plan: Plan, min_budget: int) -> Verdict:
@@ -110,6 +116,7 @@ class AnalysisReport:
     scheduled_peak: int
     overflow_stages: tuple[tuple[int, int], ...]  # (stage index, bytes over the budget)
     min_budget: int
+    min_budget_op: tuple[str, str] | None  # (node name, tgr op) of the op that sets min_budget
     smallest_fitting_budget: int
     smallest_pow2_budget: int
     stage_count: int
@@ -302,6 +309,7 @@ def analyze_module(
             (sp.stage.index, sp.scheduled_peak - budget) for sp in plan.stages if sp.scheduled_peak > budget
         ),
         min_budget=min_budget,
+        min_budget_op=_op_of(minimum_budget_step(graph, align)),
         smallest_fitting_budget=smallest_fitting_budget(graph, align),
         smallest_pow2_budget=smallest_pow2_budget(plans, min_budget, plan.unscheduled_peak),
         stage_count=len(plan.stages),

@@ -68,6 +68,7 @@ def to_dict(r: AnalysisReport) -> dict[str, Any]:
         "unscheduled_peak_bytes": r.unscheduled_peak,
         "largest_tensor": largest,
         "min_budget_bytes": r.min_budget,
+        "min_budget_op": None if r.min_budget_op is None else {"name": r.min_budget_op[0], "op": r.min_budget_op[1]},
         "smallest_fitting_budget_bytes": r.smallest_fitting_budget,
         "smallest_pow2_budget_bytes": r.smallest_pow2_budget,
         "stage_count": r.stage_count,

@@ -54,7 +54,7 @@ def _verdict_lines(r: AnalysisReport) -> list[str]:
         ]
     return [
         f"{head}: scheduled peak {exact(r.scheduled_peak)}, headroom {r.headroom:,} B of {size(r.budget)}",
-        f"  minimum budget {exact(r.min_budget)}; no overflow from {exact(r.smallest_fitting_budget)}",
+        f"  minimum budget {exact(r.min_budget)}{_set_by(r)}; no overflow from {exact(r.smallest_fitting_budget)}",
     ]
 
 
@@ -118,6 +118,11 @@ def _sweep(r: AnalysisReport) -> list[str]:
     ]
     head = f"budget sweep (smallest power-of-two budget without overflow: {exact(r.smallest_pow2_budget)})"
     return [head, *table(["budget", "stages", "tiled", "chains", "sched peak", "verdict"], rows, right=5)]
+
+
+def _set_by(r: AnalysisReport) -> str:
+    """Which op needs the minimum budget: the one to look at for a smaller arena."""
+    return f", set by '{r.min_budget_op[0]}' ({r.min_budget_op[1]})" if r.min_budget_op else ""
 
 
 def _strategy(s: StageRow) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tigris.dialects.tgr.attributes import Strategy
-from tigris.transforms.plan.graph import PlanGraph
+from tigris.transforms.plan.graph import PlanGraph, PlanStep
 from tigris.transforms.plan.memory import align_up, timeline
 from tigris.transforms.plan.temporal import Stage, make_stage, partition_temporal
 from tigris.transforms.plan.tiling import (
@@ -140,11 +140,10 @@ def total_macs(graph: PlanGraph) -> int:
     return sum(s.macs for s in graph.steps)
 
 
-def minimum_budget(graph: PlanGraph, align: int) -> int:
-    """The smallest arena in which every single op runs, tiled to one-row bands (of its output,
-    or of its input for a reduction) or 1 x 1 tiles where it can be: below it, even the best
-    plan cannot hold an op's inputs and outputs."""
-    worst = 0
+def op_needs(graph: PlanGraph, align: int) -> list[int]:
+    """Per step, the smallest arena in which that op runs on its own, tiled to one-row bands (of
+    its output, or of its input for a reduction) or 1 x 1 tiles where it can be."""
+    needs = []
     for step in graph.steps:
         stage = make_stage(graph, 0, step.index, step.index, align)
         need = stage.peak
@@ -154,8 +153,21 @@ def minimum_budget(graph: PlanGraph, align: int) -> int:
             need = min(need, tile_peak_2d(graph, stage, 1, 1, align))
         if reduction_step(graph, stage) is not None:
             need = min(need, reduction_peak(graph, stage, step, 1, align))
-        worst = max(worst, need)
-    return worst
+        needs.append(need)
+    return needs
+
+
+def minimum_budget(graph: PlanGraph, align: int) -> int:
+    """The smallest arena in which every single op runs (`op_needs`): below it, even the best plan
+    cannot hold an op's inputs and outputs."""
+    return max(op_needs(graph, align), default=0)
+
+
+def minimum_budget_step(graph: PlanGraph, align: int) -> PlanStep | None:
+    """The op that sets `minimum_budget` (the first of the largest need), None without ops: the
+    one a user has to change (or the planner to tile further) for a smaller arena."""
+    needs = op_needs(graph, align)
+    return graph.steps[needs.index(max(needs))] if needs else None
 
 
 def smallest_fitting_budget(graph: PlanGraph, align: int) -> int:
