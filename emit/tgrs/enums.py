@@ -13,6 +13,7 @@ from __future__ import annotations
 from enum import IntEnum, IntFlag
 
 from tigris.dialects.tgr.runtime_enums import (
+    ACCUMULATING_OPS,
     CUSTOM_OP_FIRST,
     CUSTOM_OP_LAST,
     Activation,
@@ -22,6 +23,7 @@ from tigris.dialects.tgr.runtime_enums import (
     OpType,
     PadMode,
     ResizeMode,
+    TILEABLE_2D_OPS,
 )
 
 __all__ = [
@@ -48,20 +50,6 @@ WINDOW_OPS = frozenset(
     {OpType.CONV, OpType.DEPTHWISE, OpType.CONV1D, OpType.CONV_TRANSPOSE, OpType.MAX_POOL, OpType.AVG_POOL}
 )
 """Ops whose kernel/stride/dilation fields must be >= 1."""
-
-ACCUMULATING_OPS = frozenset({OpType.GLOBAL_AVG, OpType.GLOBAL_MAX})
-"""Ops that can accumulate over reduction tiles (a tile plan's reduce_op): they reduce their whole
-input to one value per (batch, channel) and take it band by band."""
-
-TILEABLE_2D_OPS = frozenset({
-    OpType.CONV, OpType.DEPTHWISE, OpType.MAX_POOL, OpType.AVG_POOL,
-    OpType.RELU, OpType.RELU6, OpType.SIGMOID, OpType.TANH, OpType.HARD_SWISH, OpType.QUANTIZE,
-    OpType.DEQUANTIZE, OpType.LEAKY_RELU, OpType.CLIP, OpType.ADD, OpType.SUB, OpType.MUL, OpType.DIV,
-    OpType.PRELU, OpType.MAX, OpType.MIN, OpType.NEG, OpType.ABS, OpType.EXP, OpType.LOG, OpType.SQRT,
-    OpType.RECIPROCAL, OpType.ELU, OpType.SELU, OpType.SOFTPLUS, OpType.SOFTSIGN, OpType.ERF, OpType.GELU,
-    OpType.HARD_SIGMOID, OpType.SIGN, OpType.SHRINK, OpType.POW, OpType.SILU,
-})  # fmt: skip
-"""Ops whose kernels compute a 2-D tile (a window of rows x columns) from windows of their inputs."""
 
 C_OP_SETS = (
     ("tigris_band_op_accumulates", ACCUMULATING_OPS),

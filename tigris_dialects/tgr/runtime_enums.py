@@ -149,3 +149,20 @@ class PadMode(IntEnum):
     CONSTANT = 0
     REFLECT = 1
     EDGE = 2
+
+
+ACCUMULATING_OPS = frozenset({OpType.GLOBAL_AVG, OpType.GLOBAL_MAX})
+"""Ops that can accumulate over reduction tiles (a tile plan's reduce_op): they reduce their whole
+input to one value per (batch, channel) and take it band by band."""
+
+TILEABLE_2D_OPS = frozenset({
+    OpType.CONV, OpType.DEPTHWISE, OpType.MAX_POOL, OpType.AVG_POOL,
+    OpType.RELU, OpType.RELU6, OpType.SIGMOID, OpType.TANH, OpType.HARD_SWISH, OpType.QUANTIZE,
+    OpType.DEQUANTIZE, OpType.LEAKY_RELU, OpType.CLIP, OpType.ADD, OpType.SUB, OpType.MUL, OpType.DIV,
+    OpType.PRELU, OpType.MAX, OpType.MIN, OpType.NEG, OpType.ABS, OpType.EXP, OpType.LOG, OpType.SQRT,
+    OpType.RECIPROCAL, OpType.ELU, OpType.SELU, OpType.SOFTPLUS, OpType.SOFTSIGN, OpType.ERF, OpType.GELU,
+    OpType.HARD_SIGMOID, OpType.SIGN, OpType.SHRINK, OpType.POW, OpType.SILU,
+})  # fmt: skip
+"""Ops whose kernels compute a 2-D tile (a window of rows x columns) from windows of their inputs.
+The planner cuts a stage in 2-D only when all its ops are in this set (and cut along W: an op
+joining or picking along W is not); the runtime refuses a 2-D tile plan holding any other op."""

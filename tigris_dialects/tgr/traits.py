@@ -41,25 +41,28 @@ class TileCategory(OpTrait):
 
     kind: TileKind
 
-    def kind_for(self, op: Operation) -> TileKind:
-        """The category of this op instance; subclasses refine it from properties."""
+    def kind_for(self, op: Operation, spatial_axis: int = 0) -> TileKind:
+        """The category of this op instance when tiles cut spatial axis `spatial_axis` (0: H, the rows
+        of every tile plan; 1: W, the columns of 2-D tiles); subclasses refine it from
+        properties (an op that joins or picks along that axis cannot be cut along it)."""
         return self.kind
 
     @staticmethod
-    def of(op: Operation) -> TileKind:
+    def of(op: Operation, spatial_axis: int = 0) -> TileKind:
         """An op that declares nothing is structural: never tiled, always correct."""
         trait = op.get_trait(TileCategory)
-        return trait.kind_for(op) if trait is not None else TileKind.STRUCTURAL
+        return trait.kind_for(op, spatial_axis) if trait is not None else TileKind.STRUCTURAL
 
 
 @dataclass(frozen=True)
 class ConcatTileCategory(TileCategory):
-    """Concatenation is channel-wise unless it joins along H: then a band of the output is
-    not a band of each input, and the op needs the full extent."""
+    """Concatenation is channel-wise unless it joins along the axis the tiles cut (H, or W for
+    2-D tiles): then a band of the output is not a band of each input, and the op needs the
+    full extent."""
 
     kind: TileKind = TileKind.CHANNELWISE
 
-    def kind_for(self, op: Operation) -> TileKind:
+    def kind_for(self, op: Operation, spatial_axis: int = 0) -> TileKind:
         from xdsl.dialects.builtin import StringAttr
 
         rank = len(op.results[0].type.get_shape())  # type: ignore[union-attr]
@@ -67,7 +70,7 @@ class ConcatTileCategory(TileCategory):
         layout = op.properties.get("layout")
         if isinstance(layout, StringAttr) and layout.data == "nhwc" and rank == 4:
             axis = channels_last_order(rank)[axis]  # NHWC axis -> NCHW axis
-        return TileKind.STRUCTURAL if rank >= 3 and axis == 2 else self.kind
+        return TileKind.STRUCTURAL if rank >= 3 and axis == 2 + spatial_axis else self.kind
 
 
 @dataclass(frozen=True)

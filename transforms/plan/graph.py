@@ -52,6 +52,7 @@ class PlanStep:
     macs: int = 0
     acc_bytes: int | None = None  # ops that can reduce over tiles: their accumulator (AccumulatesRows)
     window_w: Window | None = None  # the window along W (2-D tiles)
+    kind_w: TileKind = TileKind.STRUCTURAL  # the category when 2-D tiles cut W (`TileCategory.of`)
 
     @property
     def windows(self) -> tuple[Window | None, Window | None]:
@@ -124,7 +125,7 @@ def build_plan_graph(module: ModuleOp) -> PlanGraph:
         outputs = [add(r, index, r.name_hint or f"{name}.out{j}") for j, r in enumerate(op.results)]
         steps.append(
             PlanStep(index, op, name, TileCategory.of(op), SpatialWindow.of(op), inputs, outputs, RowMap.of(op),
-                     _macs(op), AccumulatesRows.of(op), SpatialWindow.of(op, axis=1))
+                     _macs(op), AccumulatesRows.of(op), SpatialWindow.of(op, axis=1), TileCategory.of(op, 1))
         )
     return PlanGraph(steps, tensors)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from tigris.dialects.tgr.runtime_enums import EXTENSION_OP_TYPES
+from tigris.dialects.tgr.runtime_enums import TILEABLE_2D_OPS
 from tigris.dialects.tgr.traits import RuntimeOp, TileKind, Window
 from tigris.transforms.plan.bands import axis_tile_ranges
 from tigris.transforms.plan.geometry import Axis, extent, has_axis, input_extent
@@ -139,23 +139,25 @@ def plan_spatial(graph: PlanGraph, stage: Stage, budget: int, align: int) -> Til
 
 
 def is_tileable_2d(graph: PlanGraph, stage: Stage) -> bool:
-    """Whether 2-D tiles can cut the stage: it is tileable, its ops are pointwise or windowed
-    along H and W (conv, depthwise, pooling: what the runtime's kernels run on a 2-D window),
-    and its outputs are rank-4 maps more than one column wide."""
+    """Whether 2-D tiles can cut the stage: it is tileable, every op is one the runtime's
+    kernels run on a 2-D window (`TILEABLE_2D_OPS`: a plugin's kernel sees whole rows, so its
+    stages are cut in full-width rows only) and can be cut along W too (pointwise,
+    channel-wise, or windowed along both axes, not accumulating), and its outputs are rank-4
+    maps more than one column wide."""
     if not is_tileable(graph, stage):
         return False
     for step in graph.steps[stage.first : stage.last + 1]:
-        windowed = step.kind is TileKind.SPATIAL and step.window_w is not None and step.acc_bytes is None
-        if step.row_map is not None or not (step.kind is TileKind.POINTWISE or windowed) or not _builtin(step):
+        windowed = step.kind_w is TileKind.SPATIAL and step.window_w is not None and step.acc_bytes is None
+        cut_w = step.kind_w in (TileKind.POINTWISE, TileKind.CHANNELWISE) or windowed
+        if step.row_map is not None or not cut_w or _op_type(step) not in TILEABLE_2D_OPS:
             return False
     return all(has_axis(graph.tensors[t], Axis.W) for t in stage.outputs)
 
 
-def _builtin(step: PlanStep) -> bool:
-    """A built-in op: its runtime kernel handles 2-D windows. A plugin's kernel sees whole rows
-    (the runtime refuses it a window), so its stages are cut in full-width rows only."""
+def _op_type(step: PlanStep) -> int | None:
+    """The runtime op type the step lowers to (`RuntimeOp`), None for an op without one."""
     trait = step.op.get_trait(RuntimeOp) if step.op is not None else None
-    return trait is not None and trait.op_type not in EXTENSION_OP_TYPES
+    return trait.op_type if trait is not None else None
 
 
 def plan_2d(graph: PlanGraph, stage: Stage, budget: int, align: int) -> TilePlan | None:
