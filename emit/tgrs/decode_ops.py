@@ -130,8 +130,9 @@ def _check_cols(t: TilePlan, what: str) -> None:
         return
     if t.chain != -1:
         raise bad(f"{what} chain", f"{t.chain}: 2-D tiles run a lone stage, chain must be -1")
-    if t.reduce_op is not None:
-        raise bad(f"{what} reduce_op", f"op {t.reduce_op}: 2-D tiles are output tiles, not reduction tiles")
+    if t.reduce_op is not None and (t.tile_h, t.halo_w) != (1, 0):
+        raise bad(f"{what} tile_h", f"{t.tile_h} (halo_w {t.halo_w}): reduction tiles cut along W are one row "
+                  "tall with no column halo (tile_h 1, halo_w 0)")  # fmt: skip
     if not _covers(t.tile_w, t.num_tiles_w, t.out_w):
         raise bad(
             f"{what} out_w", f"{t.num_tiles_w} tiles of {t.tile_w} columns do not cover exactly {t.out_w} columns"
@@ -170,7 +171,8 @@ def _check_reduction_stage(
     stage: Stage, what: str, ops: list[Op], tensors: list[Tensor], tile_plans: list[TilePlan]
 ) -> None:
     """A stage run in reduction tiles ends with the accumulating op, whose input 0 has out_h rows
-    (the tiles cut them), and that op writes every output of the stage."""
+    (and, cut along W, is [N, C, out_h, out_w]: the tiles cut them), and that op writes every
+    output of the stage."""
     k = stage.tile_plan
     assert k is not None
     t = tile_plans[k]
@@ -181,19 +183,24 @@ def _check_reduction_stage(
     rows = _rows(tensors[ops[r].inputs[0]])
     if rows != t.out_h:
         raise bad(f"tile plan {k} out_h", f"{t.out_h} != the {rows} rows of input 0 of op {r} ({what})")
+    shape = tensors[ops[r].inputs[0]].shape
+    if t.tile_w > 0 and (len(shape) != 4 or shape[3] != t.out_w):
+        raise bad(f"tile plan {k} out_w", f"{t.out_w}: input 0 of op {r} has shape {list(shape)} ({what})")
     for j, o in enumerate(stage.outputs):
         if o not in ops[r].outputs:
             raise bad(f"{what} outputs[{j}]", f"tensor {o} is not written by op {r}, the reducing op")
 
 
 def _check_2d_stage(stage: Stage, what: str, ops: list[Op], tensors: list[Tensor], t: TilePlan) -> None:
-    """A stage in 2-D tiles: ops whose kernels compute windows, outputs [N, C, out_h, out_w]."""
+    """A stage in 2-D tiles: ops whose kernels compute windows (but the accumulating op of
+    reduction tiles: it takes a window and writes whole outputs), outputs [N, C, out_h, out_w]
+    (output tiles)."""
     k = stage.tile_plan
     for o in stage.ops:
-        if ops[o].op_type not in TILEABLE_2D_OPS:
+        if o != t.reduce_op and ops[o].op_type not in TILEABLE_2D_OPS:
             name = OpType(ops[o].op_type).name
             raise bad(f"{what} ops", f"op {o} is {name}, which does not run on 2-D tiles (tile plan {k})")
-    for j, o in enumerate(stage.outputs):
+    for j, o in enumerate(stage.outputs if t.reduce_op is None else ()):
         shape = tensors[o].shape
         if len(shape) != 4 or (shape[2], shape[3]) != (t.out_h, t.out_w):
             raise bad(

@@ -260,10 +260,10 @@ int tigris_bands_compute(const tigris_plan_t *plan, tigris_mem_t *mem, uint16_t 
 }
 
 int tigris_bands_compute_reduce(const tigris_plan_t *plan, tigris_mem_t *mem, uint16_t stage, uint16_t reduce_op,
-                                int32_t h_start, int32_t h_end) {
+                                int32_t h_start, int32_t h_end, int32_t w_start, int32_t w_end) {
     const tigris_op_t *op = &plan->ops[reduce_op];
     const uint16_t *outs = tigris_op_outputs(plan, op);
-    rect_t in = {h_start, h_end, 0, 0};
+    rect_t in = {h_start, h_end, w_end != 0 ? w_start : 0, w_end};
     uint8_t j;
     mem->tile.num_bands = 0;
     for (j = 0; j < op->num_outputs; j++) {
@@ -272,5 +272,5 @@ int tigris_bands_compute_reduce(const tigris_plan_t *plan, tigris_mem_t *mem, ui
         if (widen(mem, outs[j], &whole) != 0) return -1;
     }
     if (widen(mem, tigris_op_inputs(plan, op)[0], &in) != 0) return -1;
-    return propagate_stages(plan, mem, stage, stage, reduce_op, 0);
+    return propagate_stages(plan, mem, stage, stage, reduce_op, w_end != 0);
 }

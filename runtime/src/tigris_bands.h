@@ -35,12 +35,13 @@ void tigris_band_input_cols(const tigris_plan_t *plan, const tigris_op_t *op, ui
 int tigris_bands_compute(const tigris_plan_t *plan, tigris_mem_t *mem, uint16_t first, uint16_t last,
                          int32_t h_start, int32_t h_end, int32_t w_start, int32_t w_end);
 
-/* The same for tile rows [h_start, h_end) of stage `stage` run in reduction tiles: the rows
- * of input 0 of its accumulating op `reduce_op` (the stage's last op), whose outputs are
- * whole, and what the stage's earlier ops need for those rows (reduce_op itself is not
- * propagated: as a window it would ask for its whole input). */
+/* The same for tile rows [h_start, h_end) (and, with w_end != 0, columns [w_start, w_end)) of
+ * stage `stage` run in reduction tiles: that window of input 0 of its accumulating op
+ * `reduce_op` (the stage's last op), whose outputs are whole, and what the stage's earlier ops
+ * need for it (reduce_op itself is not propagated: as a window it would ask for its whole
+ * input). */
 int tigris_bands_compute_reduce(const tigris_plan_t *plan, tigris_mem_t *mem, uint16_t stage, uint16_t reduce_op,
-                                int32_t h_start, int32_t h_end);
+                                int32_t h_start, int32_t h_end, int32_t w_start, int32_t w_end);
 
 /* tigris_band_op_accumulates and tigris_band_op_tileable_2d, the op types reduction tiles and
  * 2-D tiles may hold, are generated into tigris_format.h from emit/tgrs/enums.py (C_OP_SETS). */

@@ -297,11 +297,12 @@ static tigris_exec_error_t run_normal(run_t *r, uint16_t s) {
 }
 
 /* Reduction tiles (docs/tgrs-format.md): a lone stage whose last op accumulates, the tile
- * rows being the rows of that op's input 0, every stage output written by it, and an
- * accumulator within the peak; without reduce_op, no accumulator. */
+ * rows (and columns, when cut along W) being those of that op's input 0, every stage output
+ * written by it, and an accumulator within the peak; without reduce_op, no accumulator. */
 static int reduction_ok(const tigris_plan_t *plan, uint16_t s, const tigris_tile_plan_t *tp) {
     const tigris_stage_t *st = &plan->stages[s];
     const tigris_op_t *op;
+    const tigris_tensor_t *in;
     uint16_t i;
     if (tp->reduce_op == TIGRIS_NONE16) return tp->acc_bytes == 0;
     /* the stage's ops were validated (stage_ok): equal to the last, reduce_op is an op index */
@@ -309,7 +310,9 @@ static int reduction_ok(const tigris_plan_t *plan, uint16_t s, const tigris_tile
     op = &plan->ops[tp->reduce_op];
     if (!tigris_band_op_accumulates(op->op_type) || op->num_inputs == 0) return 0;
     if (tp->acc_bytes == 0 || tp->acc_bytes > tp->peak) return 0;
-    if (tigris_tensor_rows(plan, &plan->tensors[tigris_op_inputs(plan, op)[0]]) != (int32_t)tp->out_h) return 0;
+    in = &plan->tensors[tigris_op_inputs(plan, op)[0]];
+    if (tigris_tensor_rows(plan, in) != (int32_t)tp->out_h) return 0;
+    if (tp->tile_w != 0 && (in->ndim != 4 || tigris_tensor_shape(plan, in)[3] != (int32_t)tp->out_w)) return 0;
     for (i = 0; i < st->num_outputs; i++) {
         if (!listed(tigris_op_outputs(plan, op), op->num_outputs, tigris_stage_outputs(plan, st)[i])) return 0;
     }
@@ -322,12 +325,14 @@ static int covers(uint32_t size, uint32_t num, uint32_t total) {
            (uint64_t)(num - 1u) * size < total && (uint64_t)num * size >= total;
 }
 
-/* 2-D tiles (docs/tgrs-format.md, "2-D tiles"): a lone stage (no chain, no reduction) whose
- * column tiles cover its out_w columns; without tile_w, the W fields are 1, 0, 0. The ops and
- * outputs are checked with the rest of the stage (check_tiles). */
+/* 2-D tiles (docs/tgrs-format.md, "2-D tiles"): a lone stage (no chain) whose column tiles
+ * cover its out_w columns; reduction tiles cut along W are one row tall with no column halo
+ * (row-major order, as the untiled op sums); without tile_w, the W fields are 1, 0, 0. The ops
+ * and outputs are checked with the rest of the stage (check_tiles). */
 static int cols_ok(const tigris_tile_plan_t *tp) {
     if (tp->tile_w == 0) return tp->num_tiles_w == 1 && tp->halo_w == 0 && tp->out_w == 0;
-    return tp->chain < 0 && tp->reduce_op == TIGRIS_NONE16 && covers(tp->tile_w, tp->num_tiles_w, tp->out_w);
+    if (tp->reduce_op != TIGRIS_NONE16 && (tp->tile_h != 1 || tp->halo_w != 0)) return 0;
+    return tp->chain < 0 && covers(tp->tile_w, tp->num_tiles_w, tp->out_w);
 }
 
 /* An output of a tiled stage: rank 3+ with out_h rows; in 2-D tiles rank 4 with out_w columns. */
@@ -358,7 +363,8 @@ static tigris_exec_error_t check_tiles(const run_t *r, uint16_t first, uint16_t 
         const uint16_t *ops = tigris_stage_ops(plan, st);
         for (i = 0; i < st->num_ops; i++) {
             const tigris_op_t *op = &plan->ops[ops[i]];
-            if (!tigris_band_op_tileable(plan, op) || (tp->tile_w != 0 && !tigris_band_op_tileable_2d(op->op_type)))
+            int windows = tp->tile_w != 0 && ops[i] != tp->reduce_op; /* takes windows of rows x columns */
+            if (!tigris_band_op_tileable(plan, op) || (windows && !tigris_band_op_tileable_2d(op->op_type)))
                 return TIGRIS_EXEC_ERR_TILE;
         }
         /* a chain: only the first stage reads slow memory, only the last writes it */
@@ -447,7 +453,7 @@ static tigris_exec_error_t run_tile(run_t *r, uint16_t first, uint16_t last, con
     const int reduce = tp->reduce_op != TIGRIS_NONE16;
     tigris_exec_error_t err = TIGRIS_EXEC_OK;
     uint16_t i, s;
-    if ((reduce ? tigris_bands_compute_reduce(plan, mem, last, tp->reduce_op, tile->h0, tile->h1)
+    if ((reduce ? tigris_bands_compute_reduce(plan, mem, last, tp->reduce_op, tile->h0, tile->h1, tile->w0, tile->w1)
                 : tigris_bands_compute(plan, mem, first, last, tile->h0, tile->h1, tile->w0, tile->w1)) != 0)
         return TIGRIS_EXEC_ERR_TILE;
     for (i = 0; i < fst->num_inputs; i++) {
@@ -468,7 +474,9 @@ static tigris_exec_error_t run_tile(run_t *r, uint16_t first, uint16_t last, con
         for (i = 0; err == TIGRIS_EXEC_OK && i < st->num_ops; i++) err = run_op(r, first, last, s, i, 1);
     }
     if (err != TIGRIS_EXEC_OK) return err;
-    if (reduce) return (uint32_t)tile->h1 == tp->out_h ? spill_whole(r, lst) : err;
+    if (reduce) /* the accumulating op writes its outputs at the last pixel: the last tile */
+        return (uint32_t)tile->h1 == tp->out_h && (tile->w1 == 0 || (uint32_t)tile->w1 == tp->out_w) ? spill_whole(r, lst)
+                                                                                                       : err;
     return spill_tile_outputs(r, lst, tile);
 }
 

@@ -585,11 +585,13 @@ static int tiles_cover(uint32_t size, uint32_t num, uint32_t total) {
     return size >= 1 && num >= 1 && (uint64_t)(num - 1) * size < total && (uint64_t)total <= (uint64_t)num * size;
 }
 
-/* 2-D tiles (tile_w > 0) run a lone stage of output tiles (no chain, no reduction), their
- * column tiles covering out_w; full-width plans keep the W fields at 1, 0, 0. */
+/* 2-D tiles (tile_w > 0) run a lone stage (no chain), their column tiles covering out_w;
+ * reduction tiles cut along W are one row tall with no column halo (the pixels are visited in
+ * row-major order, as the untiled op visits them); full-width plans keep the W fields at 1, 0, 0. */
 static int cols_plan_ok(const tigris_tile_plan_t *t) {
     if (t->tile_w == 0) return t->num_tiles_w == 1 && t->halo_w == 0 && t->out_w == 0;
-    return t->chain == -1 && t->reduce_op == TIGRIS_NONE16 && tiles_cover(t->tile_w, t->num_tiles_w, t->out_w);
+    if (t->reduce_op != TIGRIS_NONE16 && (t->tile_h != 1 || t->halo_w != 0)) return 0;
+    return t->chain == -1 && tiles_cover(t->tile_w, t->num_tiles_w, t->out_w);
 }
 
 static int tile_plans_ok(const ctx_t *c) {
@@ -604,28 +606,34 @@ static int tile_plans_ok(const ctx_t *c) {
 }
 
 /* A stage run in reduction tiles (tile plan t, checked by tile_plans_ok): its last op is the
- * accumulating op, whose input 0 has out_h rows (the tiles cut them), and that op writes every
- * output of the stage (spilled whole after the last tile). */
+ * accumulating op, whose input 0 has out_h rows (and, cut along W, is a rank-4 map of out_w
+ * columns: the tiles cut them), and that op writes every output of the stage (spilled whole
+ * after the last tile). */
 static int reduction_stage_ok(const ctx_t *c, const tigris_stage_t *st, const tigris_tile_plan_t *t) {
     const tigris_op_t *op = &c->p->ops[t->reduce_op];
+    const tigris_tensor_t *in;
     uint32_t k;
-    int32_t rows;
     if (st->num_ops == 0 || c->p->index_pool[st->ops + st->num_ops - 1u] != t->reduce_op) return 0;
-    rows = tigris_tensor_rows(c->p, &c->p->tensors[c->p->index_pool[op->inputs]]); /* op_ok: >= 1 input */
-    if ((uint32_t)rows != t->out_h) return 0;
+    in = &c->p->tensors[c->p->index_pool[op->inputs]]; /* op_ok: >= 1 input */
+    if ((uint32_t)tigris_tensor_rows(c->p, in) != t->out_h) return 0;
+    if (t->tile_w != 0 && (in->ndim != 4 || (uint32_t)tigris_tensor_shape(c->p, in)[3] != t->out_w)) return 0;
     for (k = 0; k < st->num_outputs; k++)
         if (!pool_lists(c, op->outputs, op->num_outputs, c->p->index_pool[st->outputs + k])) return 0;
     return 1;
 }
 
 /* A stage in 2-D tiles (tile plan t with tile_w > 0, checked by tile_plans_ok): every op runs
- * on windows (tigris_band_op_tileable_2d) and every output is a rank-4 map of out_h rows and
- * out_w columns (model order [N, C, H, W]). */
+ * on windows (tigris_band_op_tileable_2d) but the accumulating op of reduction tiles (which
+ * takes windows of its input and writes whole outputs, checked by reduction_stage_ok); the
+ * outputs of output tiles are rank-4 maps of out_h rows and out_w columns (model order
+ * [N, C, H, W]). */
 static int stage_2d_ok(const ctx_t *c, const tigris_stage_t *st, const tigris_tile_plan_t *t) {
     uint32_t k;
-    for (k = 0; k < st->num_ops; k++)
-        if (!tigris_band_op_tileable_2d(c->p->ops[c->p->index_pool[st->ops + k]].op_type)) return 0;
-    for (k = 0; k < st->num_outputs; k++) {
+    for (k = 0; k < st->num_ops; k++) {
+        uint16_t o = c->p->index_pool[st->ops + k];
+        if (o != t->reduce_op && !tigris_band_op_tileable_2d(c->p->ops[o].op_type)) return 0;
+    }
+    for (k = 0; t->reduce_op == TIGRIS_NONE16 && k < st->num_outputs; k++) {
         const tigris_tensor_t *o = &c->p->tensors[c->p->index_pool[st->outputs + k]];
         const int32_t *shape = tigris_tensor_shape(c->p, o); /* tensor_ok: inside the pool */
         if (o->ndim != 4 || (uint32_t)shape[2] != t->out_h || (uint32_t)shape[3] != t->out_w) return 0;

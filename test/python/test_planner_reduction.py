@@ -4,7 +4,9 @@ Checked against references recomputed here from the shapes, not from the planner
   - the tiles cut the pooled input's rows [0, H) into consecutive bands, each row exactly once;
   - a tile's arena (its input band, the whole output and the accumulator, each aligned) is the
     plan's band peak, which is <= the budget whenever the plan reports no overflow;
-  - the tile height is the largest that fits (one more row would not);
+  - the tile height is the largest that fits (one more row would not); if not even one row
+    fits, tiles of one row and the most columns that fit (one more column would not), which
+    cover the columns exactly;
   - the input is read once and the output written once, whatever the tile height;
   - no overflow exactly from `minimum_budget` up.
 The accumulator per (batch, channel) is the runtime kernels' (float32 average: a Kahan sum and
@@ -61,11 +63,11 @@ def test_reduction_tiles_cover_fit_and_read_once(case: tuple[str, tuple[int, int
     acc, row, out = n * c * per_channel, n * c * w * elem, n * c * elem
     assert g.steps[0].acc_bytes == acc
 
-    def tile_bytes(rows: int) -> int:
-        return aligned(rows * row, align) + aligned(out, align) + aligned(acc, align)
+    def tile_bytes(rows: int, cols: int = w) -> int:
+        return aligned(rows * row // w * cols, align) + aligned(out, align) + aligned(acc, align)
 
     untiled = aligned(h * row, align) + aligned(out, align)
-    assert minimum_budget(g, align) == min(untiled, tile_bytes(1))
+    assert minimum_budget(g, align) == min(untiled, tile_bytes(1, 1))
     budget = max(1, int(fraction * untiled))
     plan = plan_memory(g, budget, align)
     assert (plan.overflow == 0) == (budget >= minimum_budget(g, align))
@@ -74,12 +76,18 @@ def test_reduction_tiles_cover_fit_and_read_once(case: tuple[str, tuple[int, int
     if budget >= untiled:
         assert tile is None
         return
-    if tile is None:  # even one-row tiles do not fit: the stage runs whole and overflows
-        assert tile_bytes(1) > budget and plan.overflow == untiled - budget
+    if tile is None:  # even one-pixel tiles do not fit: the stage runs whole and overflows
+        assert tile_bytes(1, 1) > budget and plan.overflow == untiled - budget
         return
     assert tile.acc == acc and tile.out_h == h and tile.halo == 0 and tile.chain == -1
-    assert tile.peak == tile_bytes(tile.tile_h) <= budget
-    assert tile.tile_h == h or tile_bytes(tile.tile_h + 1) > budget
+    if tile.is_2d:  # one row does not fit: one-row tiles of columns
+        assert tile_bytes(1) > budget and (tile.tile_h, tile.num_tiles, tile.out_w, tile.halo_w) == (1, h, w, 0)
+        assert tile.peak == tile_bytes(1, tile.tile_w) <= budget
+        assert tile.tile_w < w and tile_bytes(1, tile.tile_w + 1) > budget
+        assert (tile.num_tiles_w - 1) * tile.tile_w < w <= tile.num_tiles_w * tile.tile_w
+    else:
+        assert tile.peak == tile_bytes(tile.tile_h) <= budget
+        assert tile.tile_h == h or tile_bytes(tile.tile_h + 1) > budget
     bands = group_tile_ranges(g, [plan.stages[0].stage], tile.tile_h, reduces=True)
     assert len(bands) == tile.num_tiles
     rows = [r for band in bands for r in range(*band[0])]

@@ -480,11 +480,17 @@ def test_reduction_tiles_height_and_peak() -> None:
         2, 5, 0, 10, 736, 64)
     # the input is read once whatever the tile height, the output written once
     assert (plan.traffic.read, plan.traffic.written) == (3200, 32)
-    # one-row tiles: 320 + 96 = 416 is the smallest arena; below it the stage runs untiled
-    assert minimum_budget(g, 16) == 416
+    # one-row tiles: 320 + 96 = 416; below it one-row tiles of c columns, 32c + 96: at 415,
+    # c = 9 (384), 2 tiles a row (one row tall: the sum keeps its row-major order)
     assert plan_memory(g, 416, 16).stages[0].tile.tile_h == 1  # type: ignore[union-attr]
-    low = plan_memory(g, 415, 16)
-    assert low.stages[0].strategy == "normal" and low.overflow == 3232 - 415
+    assert plan_memory(g, 416, 16).stages[0].tile.tile_w == 0  # type: ignore[union-attr]
+    cols = plan_memory(g, 415, 16).stages[0].tile
+    assert cols is not None and (cols.tile_h, cols.num_tiles, cols.tile_w, cols.num_tiles_w, cols.out_w, cols.peak) == (
+        1, 10, 9, 2, 10, 384)
+    # one-pixel tiles: 32 + 96 = 128 is the smallest arena; below it the stage runs untiled
+    assert minimum_budget(g, 16) == 128
+    low = plan_memory(g, 127, 16)
+    assert low.stages[0].strategy == "normal" and low.overflow == 3232 - 127
 
 
 def test_reduction_tiles_accumulator_per_kind() -> None:

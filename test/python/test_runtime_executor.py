@@ -35,6 +35,7 @@ from tigris.emit.tgrs import (
     Stage,
     Tensor,
     TilePlan,
+    TgrsFormatError,
     Weight,
     read_plan,
     write_plan,
@@ -861,10 +862,10 @@ def _band_peak(*sizes: int) -> int:
 
 
 def pool_plan(op_type: OpType, dtype: DType, tile_h: int | None, acc_bytes: int | None = None,
-              relu_first: bool = False) -> PlanFile:
+              relu_first: bool = False, tile_w: int | None = None) -> PlanFile:
     """x -> [relu ->] global pool, one stage: in reduction tiles of `tile_h` input rows (None:
-    untiled). An int8 max keeps x's parameters (its result is a plain max of the bytes), a mean
-    requantizes to its own."""
+    untiled), cut into `tile_w` columns if given. An int8 max keeps x's parameters (its result
+    is a plain max of the bytes), a mean requantizes to its own."""
     item = DType(dtype).size
     quants = [X_Q, AVG_Q] if dtype == DType.I8 else []
     y_q = (0 if op_type == OpType.GLOBAL_MAX else 1) if quants else None
@@ -881,8 +882,10 @@ def pool_plan(op_type: OpType, dtype: DType, tile_h: int | None, acc_bytes: int 
     if tile_h is None:
         stage = Stage(tuple(range(len(ops))), (0,), (1,), peak=_band_peak(*[row * 7] * len(ops), row))
         return PlanFile("pool", t, ops, [stage], (0,), (1,), quant_params=quants, flags=flags)
-    peak = _band_peak(acc, *[row * tile_h] * len(ops), POOL_Y[1] * item)
-    tp = TilePlan(tile_h, -(-POOL_X[2] // tile_h), 0, POOL_X[2], peak, reduce_op=len(ops) - 1, acc_bytes=acc)
+    band = row * tile_h if tile_w is None else POOL_X[1] * tile_w * item * tile_h
+    peak = _band_peak(acc, *[band] * len(ops), POOL_Y[1] * item)
+    cols = {} if tile_w is None else {"tile_w": tile_w, "num_tiles_w": -(-POOL_X[3] // tile_w), "out_w": POOL_X[3]}
+    tp = TilePlan(tile_h, -(-POOL_X[2] // tile_h), 0, POOL_X[2], peak, reduce_op=len(ops) - 1, acc_bytes=acc, **cols)
     stage = Stage(tuple(range(len(ops))), (0,), (1,), peak=peak, tile_plan=0)
     return PlanFile("pool", t, ops, [stage], (0,), (1,), [tp], quant_params=quants, flags=flags)
 
@@ -953,6 +956,51 @@ def test_reduction_tiles_give_the_untiled_bytes(op_type: OpType, dtype: DType, t
         finite = np.delete(np.arange(POOL_X[1]), 2)
         want = x.astype(np.float64).mean(axis=(0, 1, 2))
         np.testing.assert_allclose(y[finite], want[finite], rtol=1e-6)
+
+
+@pytest.mark.parametrize("tile_w", [1, 4, 5, 6])
+@pytest.mark.parametrize("dtype", [DType.F32, DType.I8], ids=["f32", "i8"])
+@pytest.mark.parametrize("op_type", [OpType.GLOBAL_AVG, OpType.GLOBAL_MAX], ids=["avg", "max"])
+def test_reduction_tiles_cut_along_w_give_the_untiled_bytes(op_type: OpType, dtype: DType, tile_w: int,
+                                                            tmp_path: Path) -> None:
+    """One-row tiles of tile_w columns (the last one narrower unless tile_w divides W = 6): the
+    untiled bytes (the float sum visits the pixels in the same row-major order), each pixel
+    loaded once, the output spilled once after the last tile, the arena as planned; a (float)
+    relu before the pool computes the same windows."""
+    x = pool_input(dtype)
+    for relu_first in (False, True) if dtype == DType.F32 else (False,):
+        untiled = host_run(pool_plan(op_type, dtype, None, relu_first=relu_first), x, tmp_path)
+        assert untiled.code == 0, untiled.error
+        plan = pool_plan(op_type, dtype, 1, relu_first=relu_first, tile_w=tile_w)
+        tp = plan.tile_plans[0]
+        tiled = host_run(plan, x, tmp_path, fast=tp.peak)
+        assert tiled.code == 0, tiled.error
+        assert tiled.out == untiled.out
+        s = tiled.stats
+        assert s["total_tiles"] == POOL_X[2] * -(-POOL_X[3] // tile_w)
+        assert s["loads_bytes"] == x.nbytes and s["spills_bytes"] == plan.tensors[1].nbytes
+        assert s["slow_overflow_count"] == 0 and s["fast_peak"] == tp.peak
+
+
+def test_reduction_tiles_cut_along_w_are_one_row_tall(tmp_path: Path) -> None:
+    """Two-row tiles of columns would sum the pixels out of row-major order: the loader
+    and the executor refuse the plan (a float result could differ in the last bit); the
+    reader refuses to write one."""
+    with pytest.raises(TgrsFormatError, match="one row tall"):
+        write_plan(pool_plan(OpType.GLOBAL_AVG, DType.F32, 2, tile_w=3))
+    plan = pool_plan(OpType.GLOBAL_AVG, DType.F32, 1, tile_w=3)
+    data = set_field(set_field(write_plan(plan), K.TILE_PLANS, TILE_PLAN, 0, "tile_h", 2), K.TILE_PLANS, TILE_PLAN,
+                     0, "num_tiles", 4)  # fmt: skip
+    (tmp_path / "two_rows.tgrs").write_bytes(data)
+    (tmp_path / "in.bin").write_bytes(pool_input(DType.F32).tobytes())
+    cmd = [str(_runner(sanitize=True)), str(tmp_path / "two_rows.tgrs"), str(tmp_path / "in.bin"), str(tmp_path / "o")]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 1 and "Sanitizer" not in res.stderr, res.stderr
+    assert "load" in res.stderr, res.stderr
+    path = tmp_path / "two_rows_exec.tgrs"
+    path.write_bytes(data)
+    refused = run(Compiled("two_rows", path, None, None, 0), fast=1 << 16)  # type: ignore[arg-type]
+    assert refused.stats["err"] == ERR["tile"] and refused.stats["error_stage"] == 0, refused.stats
 
 
 def test_reduction_tiles_band_the_ops_before_the_pool(tmp_path: Path) -> None:

@@ -93,6 +93,13 @@ def set_field(d: bytes, kind: K, rec: Record, index: int, name: str, value: obje
     return put(d, field_at(d, kind, rec, index, name), FMT[f.ctype], value)
 
 
+def _set_fields(d: bytes, index: int, **fields: int) -> bytes:
+    """Several fields of tile plan `index` at once (a plan consistent but for the one rule)."""
+    for name, value in fields.items():
+        d = set_field(d, K.TILE_PLANS, TILE_PLAN, index, name, value)
+    return d
+
+
 def get_field(d: bytes, kind: K, rec: Record, index: int, name: str) -> int:
     f = next(f for f in rec.fields if f.name == name)
     return struct.unpack_from(FMT[f.ctype], d, field_at(d, kind, rec, index, name))[0]
@@ -207,7 +214,9 @@ CASES: list[Case] = [
     ("float", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "halo_w", 2), "BAD_RECORD", "tile plan 0 halo_w: 2 without tile_w: full-width plans have 0"),
     ("float", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "out_w", 16), "BAD_RECORD", "tile plan 0 out_w: 16 without tile_w: full-width plans have 0"),
     ("tiles2d", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "chain", 0), "BAD_RECORD", "tile plan 0 chain: 0: 2-D tiles run a lone stage, chain must be -1"),
-    ("reduced", lambda d: set_field(set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "tile_w", 1), K.TILE_PLANS, TILE_PLAN, 0, "out_w", 1), "BAD_RECORD", "tile plan 0 reduce_op: op 1: 2-D tiles are output tiles, not reduction tiles"),
+    ("reduced", lambda d: set_field(set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "tile_w", 1), K.TILE_PLANS, TILE_PLAN, 0, "out_w", 1), "BAD_RECORD", r"tile plan 0 tile_h: 3 \(halo_w 0\): reduction tiles cut along W are one row tall"),
+    ("reduced", lambda d: _set_fields(d, 0, tile_h=1, num_tiles=7, tile_w=1, out_w=1), "BAD_RECORD", r"tile plan 0 out_w: 1: input 0 of op 1 has shape \[1, 5, 7, 6\] \(stage 0\)"),
+    ("reduced", lambda d: _set_fields(d, 0, tile_h=1, num_tiles=7, tile_w=2, num_tiles_w=3, halo_w=1, out_w=6), "BAD_RECORD", r"tile plan 0 tile_h: 1 \(halo_w 1\): reduction tiles cut along W are one row tall"),
     ("tiles2d", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "num_tiles_w", 2), "BAD_RECORD", "tile plan 0 out_w: 2 tiles of 4 columns do not cover exactly 10 columns"),
     ("tiles2d", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "num_tiles_w", 4), "BAD_RECORD", "tile plan 0 out_w: 4 tiles of 4 columns do not cover exactly 10 columns"),
     ("tiles2d", lambda d: set_field(d, K.OPS, OP, 1, "op_type", int(OpType.SOFTMAX)), "BAD_RECORD", r"stage 0 ops: op 1 is SOFTMAX, which does not run on 2-D tiles \(tile plan 0\)"),

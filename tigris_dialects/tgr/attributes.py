@@ -257,7 +257,10 @@ class TilePlanAttr(_IntFieldsAttr):
 
     tile_w > 0 makes them 2-D tiles: each row band is cut into num_tiles_w tiles of tile_w of the
     out_w output columns, halo_w extra input columns each (a lone stage, no chain). tile_w 0 is
-    full-width rows. acc and the 2-D fields are printed only when they differ from that default."""
+    full-width rows. Reduction tiles may be cut along W too, one row tall (tile_h 1, halo_w 0:
+    the tiles then visit the input's pixels in row-major order, as the untiled op sums them, so
+    the result stays bit-identical); out_w is then the input's width. acc and the 2-D fields
+    are printed only when they differ from that default."""
 
     name = "tgr.tile_plan"
     tile_h: IntAttr
@@ -316,8 +319,10 @@ class TilePlanAttr(_IntFieldsAttr):
             raise VerifyException(
                 f"#tgr.tile_plan: {nw} tiles of {tw} columns do not cover exactly {ow} output columns"
             )
-        if c != -1 or self.acc.data:
-            raise VerifyException("#tgr.tile_plan: 2-D tiles (tile_w > 0) are neither a chain nor a reduction")
+        if c != -1:
+            raise VerifyException("#tgr.tile_plan: 2-D tiles (tile_w > 0) are not a chain")
+        if self.acc.data and (t != 1 or hw != 0):
+            raise VerifyException("#tgr.tile_plan: reduction tiles cut along W (tile_w > 0) have tile_h 1, halo_w 0")
 
 
 class Strategy(StrEnum):

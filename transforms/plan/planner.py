@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tigris.dialects.tgr.attributes import Strategy
+from tigris.transforms.plan.geometry import Axis, has_axis
 from tigris.transforms.plan.graph import PlanGraph, PlanStep
 from tigris.transforms.plan.memory import align_up, timeline
 from tigris.transforms.plan.temporal import Stage, make_stage, partition_temporal
@@ -142,7 +143,8 @@ def total_macs(graph: PlanGraph) -> int:
 
 def op_needs(graph: PlanGraph, align: int) -> list[int]:
     """Per step, the smallest arena in which that op runs on its own, tiled to one-row bands (of
-    its output, or of its input for a reduction) or 1 x 1 tiles where it can be."""
+    its output, or of its input for a reduction) or 1 x 1 tiles (of its output, or of its
+    input for a reduction) where it can be."""
     needs = []
     for step in graph.steps:
         stage = make_stage(graph, 0, step.index, step.index, align)
@@ -152,7 +154,8 @@ def op_needs(graph: PlanGraph, align: int) -> list[int]:
         if is_tileable_2d(graph, stage):
             need = min(need, tile_peak_2d(graph, stage, 1, 1, align))
         if reduction_step(graph, stage) is not None:
-            need = min(need, reduction_peak(graph, stage, step, 1, align))
+            one_pixel = 1 if has_axis(graph.tensors[step.inputs[0]], Axis.W) else None
+            need = min(need, reduction_peak(graph, stage, step, 1, align, one_pixel))
         needs.append(need)
     return needs
 

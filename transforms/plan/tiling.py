@@ -15,6 +15,7 @@ arena across the tiles and writes its output after the last one.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tigris.dialects.tgr.runtime_enums import TILEABLE_2D_OPS
@@ -189,10 +190,7 @@ def plan_2d(graph: PlanGraph, stage: Stage, budget: int, align: int) -> TilePlan
     for tile_h in sorted({-(-height // k) for k in range(1, height + 1)}):
         if peak(tile_h, 1) > budget:
             break
-        low, high = 1, width
-        while low < high:
-            mid = (low + high + 1) // 2
-            low, high = (mid, high) if peak(tile_h, mid) <= budget else (low, mid - 1)
+        low = _largest_fitting(width, lambda cols: peak(tile_h, cols) <= budget)  # noqa: B023 (called at once)
         plan = TilePlan(tile_h, math.ceil(height / tile_h), halo, height, peak(tile_h, low),
                         tile_w=low, num_tiles_w=math.ceil(width / low), halo_w=halo_w, out_w=width)
         cost = (reads(tile_h, low), plan.total_tiles)
@@ -259,13 +257,7 @@ def plan_chain(graph: PlanGraph, stages: list[Stage], budget: int, align: int, c
     def peak(rows_out: int) -> int:
         return max(band_peak(graph, st, r, align) for st, r in zip(stages, chain_rows(graph, stages, rows_out)))
 
-    low, high = 1, height
-    while low < high:
-        mid = (low + high + 1) // 2
-        if peak(mid) <= budget:
-            low = mid
-        else:
-            high = mid - 1
+    low = _largest_fitting(height, lambda rows: peak(rows) <= budget)
     halo = receptive_field(stage_windows(graph, stages)) - 1
     return TilePlan(low, math.ceil(height / low), halo, height, peak(low), chain)
 
@@ -282,33 +274,54 @@ def reduction_step(graph: PlanGraph, stage: Stage) -> PlanStep | None:
     return step if len(source.shape) >= 3 and source.height > 1 else None
 
 
-def reduction_peak(graph: PlanGraph, stage: Stage, step: PlanStep, rows: int, align: int) -> int:
-    """Arena bytes of one reduction tile of `rows` input rows: the band of the input, the whole
-    (one-row) output and the accumulator, which stays for every tile."""
+def reduction_peak(graph: PlanGraph, stage: Stage, step: PlanStep, rows: int, align: int, cols: int | None = None) -> int:
+    """Arena bytes of one reduction tile of `rows` input rows (of `cols` columns; None: whole
+    rows): the band of the input, the whole (one-row) output and the accumulator, which stays
+    for every tile."""
     band = {step.inputs[0]: rows, **{t: graph.tensors[t].height for t in step.outputs}}
     assert step.acc_bytes is not None
-    return band_peak(graph, stage, band, align) + align_up(step.acc_bytes, align)
+    widths = None if cols is None else {step.inputs[0]: cols}
+    return band_peak(graph, stage, band, align, widths) + align_up(step.acc_bytes, align)
 
 
 def plan_reduction(graph: PlanGraph, stage: Stage, budget: int, align: int) -> TilePlan | None:
     """Reduction tiles of the largest height that fits (fewest tiles: the input is read once
-    whatever the height, so nothing else differs); None if the stage cannot reduce over tiles.
-    If even one-row tiles do not fit, the one-row plan is returned and the caller runs the
-    stage normally, as `plan_spatial` does."""
+    whatever the height, so nothing else differs); if not even one row fits, one-row tiles of
+    the most columns that fit (one row tall, so the pixels are still summed in row-major order,
+    bit-identical to the untiled op). None if the stage cannot reduce over tiles. If not even
+    one pixel fits, the one-row plan is returned and the caller runs the stage normally, as
+    `plan_spatial` does."""
     step = reduction_step(graph, stage)
     if step is None:
         return None
     assert step.acc_bytes is not None
-    height = graph.tensors[step.inputs[0]].height
-    low, high = 1, height
+    source = graph.tensors[step.inputs[0]]
+    height = source.height
+    low = _largest_fitting(height, lambda rows: reduction_peak(graph, stage, step, rows, align) <= budget)
+    peak = reduction_peak(graph, stage, step, low, align)
+    rows = TilePlan(low, math.ceil(height / low), 0, height, peak, acc=step.acc_bytes)
+    if peak <= budget or not has_axis(source, Axis.W):
+        return rows
+    width = extent(source, Axis.W)
+    cols = _largest_fitting(width, lambda c: reduction_peak(graph, stage, step, 1, align, c) <= budget)
+    peak = reduction_peak(graph, stage, step, 1, align, cols)
+    if peak > budget:
+        return rows
+    return TilePlan(1, height, 0, height, peak, acc=step.acc_bytes, tile_w=cols, num_tiles_w=math.ceil(width / cols),
+                    out_w=width)  # fmt: skip
+
+
+def _largest_fitting(size: int, fits: Callable[[int], bool]) -> int:
+    """The largest n in [1, size] with fits(n), `fits` being monotone (true up to some n); 1 if
+    none fits. A binary search: O(log size) calls."""
+    low, high = 1, size
     while low < high:
         mid = (low + high + 1) // 2
-        if reduction_peak(graph, stage, step, mid, align) <= budget:
+        if fits(mid):
             low = mid
         else:
             high = mid - 1
-    peak = reduction_peak(graph, stage, step, low, align)
-    return TilePlan(low, math.ceil(height / low), 0, height, peak, acc=step.acc_bytes)
+    return low
 
 
 def group_band_sizes(graph: PlanGraph, stages: list[Stage], tile: TilePlan) -> list[dict[int, int]]:
@@ -318,7 +331,8 @@ def group_band_sizes(graph: PlanGraph, stages: list[Stage], tile: TilePlan) -> l
     if tile.reduces:
         step = graph.steps[stages[0].last]
         rows = {step.inputs[0]: tile.tile_h, **{t: graph.tensors[t].height for t in step.outputs}}
-        return [{t: band_bytes(graph.tensors[t], r) for t, r in rows.items()}]
+        cols = {step.inputs[0]: tile.tile_w} if tile.is_2d else {}
+        return [{t: band_bytes(graph.tensors[t], r, cols.get(t)) for t, r in rows.items()}]
     if tile.is_2d:
         rows, cols = band_rows(graph, stages[0], tile.tile_h), band_rows(graph, stages[0], tile.tile_w, axis=Axis.W)
         return [{t: band_bytes(graph.tensors[t], r, cols.get(t)) for t, r in rows.items()}]

@@ -397,14 +397,16 @@ static void f32_pool_start(float *state, int is_max) {
     if (!is_max) state[1] = 0.0f;
 }
 
-/* Rows [x->h_start, x->h_end) of channel c of batch item n into state, top to bottom, left to
- * right: all rows in one call or a band per tile make the same float operations. */
+/* The resident rows x columns of channel c of batch item n into state, top to bottom, left to
+ * right: all rows in one call, a band per tile or, one row tall, a run of columns per tile make
+ * the same float operations in the same order. */
 static void f32_pool_rows(const tigris_view_t *x, int32_t n, int32_t c, int is_max, float *state) {
     float acc = state[0], comp = is_max ? 0.0f : state[1];
+    const int32_t cols = x->w_end - x->w_start;
     int32_t r, i;
     for (r = x->h_start; r < x->h_end; ++r) {
         const float *xp = tk_f32_row(x, n, r) + c;
-        for (i = 0; i < x->w; ++i) {
+        for (i = 0; i < cols; ++i) {
             const float v = xp[(size_t)i * (size_t)x->c];
             if (is_max) {
                 if (v > acc || v != v) acc = v;
@@ -419,7 +421,9 @@ static void f32_pool_rows(const tigris_view_t *x, int32_t n, int32_t c, int is_m
     if (!is_max) state[1] = comp;
 }
 
-/* GLOBAL_AVG / GLOBAL_MAX over the spatial axes; in reduction tiles a band at a time. */
+/* GLOBAL_AVG / GLOBAL_MAX over the spatial axes; in reduction tiles a band (or a window of one
+ * row: tiles cut along W) at a time, the state started at the first pixel and the result written
+ * at the last. */
 int tigris_f32_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                            void *user_ctx) {
     tigris_view_t x, y;
@@ -430,9 +434,10 @@ int tigris_f32_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uin
     int err;
     (void)user_ctx;
 
-    err = operands_of(plan, op, mem, tk_f32_view, &x, NULL, &y);
+    err = operands_of(plan, op, mem, tk_f32_window_view, &x, NULL, &y);
     if (err != TIGRIS_KERNEL_OK) return err;
     if (plan->tensors[tk_input(plan, op, 0)].ndim < 3 || y.c != x.c || y.h != 1 || y.w != 1) return TIGRIS_KERNEL_ERR_SHAPE;
+    if (y.w_start != 0 || y.w_end != y.w) return TIGRIS_KERNEL_ERR_BAND; /* the output is written whole */
     if (tk_reduces(mem, op_index)) {
         void *state;
         err = tigris_k_accumulator(mem, (uint64_t)x.n * (uint64_t)x.c * width * sizeof(float), &x, &y, &state);
@@ -440,7 +445,7 @@ int tigris_f32_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uin
         acc = (float *)state;
     } else {
         if (y.h_start >= y.h_end) return TIGRIS_KERNEL_OK; /* no output row in this band */
-        if (x.h_start != 0 || x.h_end != x.h) return TIGRIS_KERNEL_ERR_BAND;
+        if (x.h_start != 0 || x.h_end != x.h || x.w_start != 0 || x.w_end != x.w) return TIGRIS_KERNEL_ERR_BAND;
     }
 
     for (n = 0; n < y.n; ++n) {
@@ -448,9 +453,9 @@ int tigris_f32_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uin
         for (c = 0; c < x.c; ++c) {
             float own[2] = {0.0f, 0.0f}; /* untiled: the state lives here for the one call */
             float *state = acc != NULL ? acc + ((size_t)n * (size_t)x.c + (size_t)c) * width : own;
-            if (x.h_start == 0) f32_pool_start(state, is_max);
+            if (x.h_start == 0 && x.w_start == 0) f32_pool_start(state, is_max);
             f32_pool_rows(&x, n, c, is_max, state);
-            if (x.h_end == x.h) yp[c] = is_max ? state[0] : state[0] / (float)((size_t)x.h * (size_t)x.w);
+            if (x.h_end == x.h && x.w_end == x.w) yp[c] = is_max ? state[0] : state[0] / (float)((size_t)x.h * (size_t)x.w);
         }
     }
     return TIGRIS_KERNEL_OK;

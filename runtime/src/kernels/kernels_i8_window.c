@@ -559,15 +559,16 @@ int tigris_i8_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
     return TIGRIS_KERNEL_OK;
 }
 
-/* Rows [x->h_start, x->h_end) of channel c of batch item n into *state: the sum of value - zp
+/* The resident rows x columns of channel c of batch item n into *state: the sum of value - zp
  * (a mean) or the largest stored value (a max), both starting at 0. Exact int32 arithmetic: all
- * rows in one call or a band per tile give the same state. */
+ * rows in one call, a band or a window per tile give the same state. */
 static void i8_pool_rows(const tigris_view_t *x, const tigris_i8_move_t *pq, int32_t n, int32_t c, int is_max,
                          int32_t *state) {
+    const int32_t cols = x->w_end - x->w_start;
     int32_t acc = *state, r, i;
     for (r = x->h_start; r < x->h_end; ++r) {
         const uint8_t *xp = tigris_view_row(x, n, r) + c;
-        for (i = 0; i < x->w; ++i) {
+        for (i = 0; i < cols; ++i) {
             const int32_t u = (int32_t)(uint8_t)(xp[(size_t)i * (size_t)x->c] ^ pq->in.s.flip);
             if (is_max) {
                 if (u > acc) acc = u;
@@ -580,18 +581,20 @@ static void i8_pool_rows(const tigris_view_t *x, const tigris_i8_move_t *pq, int
 }
 
 /* The accumulator of a reduction tile (one int32 per batch item and channel), checked to hold
- * what rows [0, x->h_start) can leave (a max: a stored value; a mean: at most 255 a pixel), so
- * that no later tile overflows int32 whatever the arena held. */
+ * what the pixels before the tile can leave (a max: a stored value; a mean: at most 255 a pixel;
+ * before a window, at most rows [0, h_start) and columns [0, w_start) of its rows), so that no
+ * later tile overflows int32 whatever the arena held. */
 static int i8_pool_accumulator(const tigris_mem_t *mem, const tigris_view_t *x, const tigris_view_t *y, int is_max,
                                int32_t **acc) {
     const size_t count = (size_t)x->n * (size_t)x->c;
-    const int64_t bound = is_max ? 255 : 255 * (int64_t)x->h_start * x->w;
+    const int64_t before = (int64_t)x->h_start * x->w + (int64_t)x->w_start * (x->h_end - x->h_start);
+    const int64_t bound = is_max ? 255 : 255 * before;
     void *state;
     size_t k;
     int err = tigris_k_accumulator(mem, (uint64_t)count * sizeof(int32_t), x, y, &state);
     if (err != TIGRIS_KERNEL_OK) return err;
     *acc = (int32_t *)state;
-    for (k = 0; x->h_start > 0 && k < count; ++k)
+    for (k = 0; before > 0 && k < count; ++k)
         if ((*acc)[k] < (is_max ? 0 : -bound) || (*acc)[k] > bound) return TIGRIS_KERNEL_ERR_PARAMS;
     return TIGRIS_KERNEL_OK;
 }
@@ -608,12 +611,14 @@ int tigris_i8_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint
     (void)user_ctx;
     if (tk_input(plan, op, 0) == TIGRIS_NONE16 || tk_output(plan, op, 0) == TIGRIS_NONE16)
         return TIGRIS_KERNEL_ERR_PARAMS;
-    if ((err = tigris_view_of(plan, mem, tk_input(plan, op, 0), &x)) != TIGRIS_KERNEL_OK) return err;
+    /* the input as a window (reduction tiles cut along W); the output is written whole */
+    if ((err = tigris_view_of_window(plan, mem, tk_input(plan, op, 0), &x)) != TIGRIS_KERNEL_OK) return err;
     if ((err = tigris_view_of(plan, mem, tk_output(plan, op, 0), &y)) != TIGRIS_KERNEL_OK) return err;
     if ((err = tigris_i8_move_setup(plan, tk_input(plan, op, 0), tk_output(plan, op, 0), &pq)) != TIGRIS_KERNEL_OK)
         return err;
-    if (!reduces && ((err = full_rows(&x)) != TIGRIS_KERNEL_OK || (err = full_rows(&y)) != TIGRIS_KERNEL_OK))
-        return err;
+    if (!reduces && ((err = full_rows(&x)) != TIGRIS_KERNEL_OK || (err = full_rows(&y)) != TIGRIS_KERNEL_OK ||
+                     x.w_start != 0 || x.w_end != x.w))
+        return err != TIGRIS_KERNEL_OK ? err : TIGRIS_KERNEL_ERR_BAND;
     if (y.n != x.n || y.c != x.c || y.h != 1 || y.w != 1) return TIGRIS_KERNEL_ERR_SHAPE;
     if ((int64_t)x.h * x.w > TIGRIS_I8_MAX_MEAN_COUNT) return TIGRIS_KERNEL_ERR_PARAMS; /* the sum fits int32 */
     pixels = x.h * x.w;
@@ -624,9 +629,9 @@ int tigris_i8_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint
         for (c = 0; c < x.c; ++c) {
             int32_t own = 0; /* untiled: the state lives here for the one call */
             int32_t *state = acc != NULL ? acc + (size_t)n * (size_t)x.c + (size_t)c : &own;
-            if (x.h_start == 0) *state = 0;
+            if (x.h_start == 0 && x.w_start == 0) *state = 0;
             i8_pool_rows(&x, &pq, n, c, is_max, state);
-            if (x.h_end == x.h) yn[c] = is_max ? pool_pick(&pq, *state - pq.in.s.bias) : pool_mean(&pq, *state, pixels);
+            if (x.h_end == x.h && x.w_end == x.w) yn[c] = is_max ? pool_pick(&pq, *state - pq.in.s.bias) : pool_mean(&pq, *state, pixels);
         }
     }
     return TIGRIS_KERNEL_OK;

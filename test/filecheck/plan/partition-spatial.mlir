@@ -145,3 +145,21 @@ func.func @main(%pool: tensor<1x2x8x8xf32>, %pool2: tensor<1x4x8x8xf32>) -> (ten
   %m = tgr.global_max_pool %pool2 : (tensor<1x4x8x8xf32>) -> tensor<1x4x1x1xf32>
   func.return %g, %m : tensor<1x2x1x1xf32>, tensor<1x4x1x1xf32>
 }
+
+// -----
+
+// Reduction tiles cut along W: when not even one whole input row fits, the tiles are one row
+// tall and as many columns wide as fit (one row tall keeps the row-major order of the sum).
+// GAP on 1x8x4x32: a row is 32 x 8 x 4 = 1024 bytes > 600; output 32 (aligned 16), acc 8 x 8 = 64.
+//   c columns: 32c + 32 + 64 <= 600 -> c = 15 (576); 3 tiles of 15 along the 32 columns, 4 rows.
+//   The whole stage: 4096 + 32 = 4128.
+// LOWER (budget 150, align 64): one pixel is 32 -> 64 + out 64 + acc 64 = 192 > 150: normal.
+// CHECK-LABEL: func.func @main(%x: tensor<1x8x4x32xf32>)
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 4128, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 1, num_tiles = 4, halo = 0, out_h = 4, peak = 576, chain = -1, acc = 64, tile_w = 15, num_tiles_w = 3, out_w = 32>>]
+// LOWER-LABEL: func.func @main(%x: tensor<1x8x4x32xf32>)
+// LOWER-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 4160, inputs = [0], outputs = [1]>]
+func.func @main(%x: tensor<1x8x4x32xf32>) -> tensor<1x8x1x1xf32> attributes {tgr.stages = [
+    #tgr.stage<index = 0, steps = [0, 0], peak = 0, inputs = [], outputs = []>]} {
+  %g = tgr.global_avg_pool %x : (tensor<1x8x4x32xf32>) -> tensor<1x8x1x1xf32>
+  func.return %g : tensor<1x8x1x1xf32>
+}

@@ -466,14 +466,20 @@
 
 // -----
 
-// 2-D tiles (tile_w > 0): the column tiles cover out_w exactly; a lone stage, no reduction.
+// 2-D tiles (tile_w > 0): the column tiles cover out_w exactly; a lone stage; reduction tiles
+// cut along W are one row tall with no column halo.
 "test.op"() {t = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, peak = 64, chain = -1, tile_w = 3, num_tiles_w = 2, out_w = 7>} : () -> ()
 // CHECK: #tgr.tile_plan: 2 tiles of 3 columns do not cover exactly 7 output columns
 
 // -----
 
 "test.op"() {t = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, peak = 64, chain = 1, tile_w = 3, num_tiles_w = 3, out_w = 7>} : () -> ()
-// CHECK: 2-D tiles (tile_w > 0) are neither a chain nor a reduction
+// CHECK: 2-D tiles (tile_w > 0) are not a chain
+
+// -----
+
+"test.op"() {t = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 0, out_h = 8, peak = 64, chain = -1, acc = 16, tile_w = 3, num_tiles_w = 3, out_w = 7>} : () -> ()
+// CHECK: reduction tiles cut along W (tile_w > 0) have tile_h 1, halo_w 0
 
 // -----
 
