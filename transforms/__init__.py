@@ -27,6 +27,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "clip-to-relu6": ("normalize.clip_to_relu6", "ClipToRelu6Pass"),
     "reduce-mean-to-gap": ("normalize.reduce_mean_to_gap", "ReduceMeanToGapPass"),
     "fold-shape-ops": ("normalize.fold_shape_ops", "FoldShapeOpsPass"),
+    "fold-channel-shuffle": ("normalize.fold_channel_shuffle", "FoldChannelShufflePass"),
     "extract-resize-scales": ("normalize.extract_resize_scales", "ExtractResizeScalesPass"),
     "normalize-concat-axis": ("normalize.normalize_concat_axis", "NormalizeConcatAxisPass"),
     "trim-output-transpose": ("normalize.trim_output_transpose", "TrimOutputTransposePass"),

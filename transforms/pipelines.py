@@ -28,6 +28,7 @@ NORMALIZE = (
     "clip-to-relu6",
     "reduce-mean-to-gap",
     "fold-shape-ops",
+    "fold-channel-shuffle",  # ours: a channel shuffle (reshape, transpose, reshape) -> one channel gather
     "extract-resize-scales",
     "normalize-concat-axis",
     "trim-output-transpose",

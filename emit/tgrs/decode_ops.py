@@ -100,9 +100,13 @@ def _check_reduction(t: TilePlan, what: str, ops: list[Op]) -> None:
     """Reduction tiles: an accumulating op, a lone stage (no chain), an accumulator the peak
     includes; a plan without reduce_op keeps no accumulator."""
     r, acc = t.reduce_op, t.acc_bytes
+    if t.tile_c == 0 and t.num_tiles_c != 1:
+        raise bad(f"{what} num_tiles_c", f"{t.num_tiles_c} without tile_c: a plan without channel blocks has 1")
     if r is None:
         if acc != 0:
             raise bad(f"{what} acc_bytes", f"{acc} without reduce_op: only reduction tiles keep one")
+        if t.tile_c != 0:
+            raise bad(f"{what} tile_c", f"{t.tile_c} without reduce_op: only reduction tiles run in channel blocks")
         return
     if r >= len(ops):
         raise bad(f"{what} reduce_op", f"index {r} >= num_ops {len(ops)}")
@@ -171,8 +175,8 @@ def _check_reduction_stage(
     stage: Stage, what: str, ops: list[Op], tensors: list[Tensor], tile_plans: list[TilePlan]
 ) -> None:
     """A stage run in reduction tiles ends with the accumulating op, whose input 0 has out_h rows
-    (and, cut along W, is [N, C, out_h, out_w]: the tiles cut them), and that op writes every
-    output of the stage."""
+    (and, cut along W, is [N, C, out_h, out_w]: the tiles cut them; in channel blocks, the
+    blocks cover its C channels), and that op writes every output of the stage."""
     k = stage.tile_plan
     assert k is not None
     t = tile_plans[k]
@@ -186,6 +190,9 @@ def _check_reduction_stage(
     shape = tensors[ops[r].inputs[0]].shape
     if t.tile_w > 0 and (len(shape) != 4 or shape[3] != t.out_w):
         raise bad(f"tile plan {k} out_w", f"{t.out_w}: input 0 of op {r} has shape {list(shape)} ({what})")
+    if t.tile_c > 0 and (len(shape) < 3 or not _covers(t.tile_c, t.num_tiles_c, shape[1])):
+        raise bad(f"tile plan {k} num_tiles_c", f"{t.num_tiles_c} blocks of {t.tile_c} channels do not cover the "
+                  f"channels of input 0 of op {r}, shape {list(shape)} ({what})")  # fmt: skip
     for j, o in enumerate(stage.outputs):
         if o not in ops[r].outputs:
             raise bad(f"{what} outputs[{j}]", f"tensor {o} is not written by op {r}, the reducing op")

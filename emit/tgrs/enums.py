@@ -35,9 +35,10 @@ __all__ = [
 
 MAGIC = b"TGRS"
 VERSION_MAJOR = 2  # 2.0: int8 ops with onnxruntime's QDQ arithmetic (float32 requantization scales)
-VERSION_MINOR = 2  # 2.1: op record field beta (108-byte tigris_op_t), op types 36..52;
+VERSION_MINOR = 3  # 2.1: op record field beta (108-byte tigris_op_t), op types 36..52;
 #                   2.2: reduction tiles (tile plan reduce_op, acc_bytes), 2-D tiles (tile_w, num_tiles_w,
-#                   halo_w, out_w): a 48-byte tigris_tile_plan_t
+#                   halo_w, out_w): a 48-byte tigris_tile_plan_t;
+#                   2.3: reduction tiles in channel blocks (tile_c, num_tiles_c): a 56-byte tigris_tile_plan_t
 SECTION_ALIGN = 16  # every section starts at a multiple of this (and so does the section table's end)
 WEIGHT_ALIGN = 16  # every weight starts at a multiple of this in the blob and in a block's raw data
 TABLE_SIZE = 256  # bytes in one int8 lookup table

@@ -175,7 +175,7 @@ class _Builder:
         reduce_op = attr.last_step.data if tp.reduces else None  # op records are numbered by step
         tiles.append(TilePlan(tp.tile_h.data, tp.num_tiles.data, tp.halo.data, tp.out_h.data, tp.peak.data, chain,
                               reduce_op, tp.acc.data, tp.tile_w.data, tp.num_tiles_w.data, tp.halo_w.data,
-                              tp.out_w.data))
+                              tp.out_w.data, tp.tile_c.data, tp.num_tiles_c.data))
         if chain >= 0:
             chain_tile[chain] = len(tiles) - 1
         return len(tiles) - 1

@@ -147,6 +147,8 @@ class TilePlan(_Normalized):
     num_tiles_w: int = 1  # 2-D tiles: tiles per row band (row-major order)
     halo_w: int = 0  # 2-D tiles: extra input columns per tile
     out_w: int = 0  # 2-D tiles: output columns of the stage
+    tile_c: int = 0  # reduction tiles in channel blocks: channels per block; 0: all channels
+    num_tiles_c: int = 1  # reduction tiles: channel blocks, the outermost loop
 
 
 @dataclass(frozen=True)

@@ -142,6 +142,10 @@ TILE_PLAN = Record("tigris_tile_plan_t", "How a stage (or a chain of stages) is 
       "<= num_tiles_w * tile_w"),
     F("halo_w", "uint32_t", "2-D tiles: extra input columns per tile (receptive field along W - 1)"),
     F("out_w", "uint32_t", "2-D tiles: output columns (W) of the stage's outputs"),
+    F("tile_c", "uint32_t", "reduction tiles in channel blocks: channels of input 0 of reduce_op the "
+      "accumulator holds per block; 0: all (num_tiles_c 1)"),
+    F("num_tiles_c", "uint32_t", "channel blocks, outermost (each runs every row and column tile); "
+      "(num_tiles_c - 1) * tile_c < C <= num_tiles_c * tile_c"),
 ))  # fmt: skip
 
 WEIGHT_ENTRY = Record("tigris_weight_entry_t", "Where a constant tensor's bytes are.", (

@@ -19,7 +19,7 @@
 
 #define TIGRIS_FORMAT_MAGIC "TGRS"
 #define TIGRIS_FORMAT_VERSION_MAJOR 2
-#define TIGRIS_FORMAT_VERSION_MINOR 2
+#define TIGRIS_FORMAT_VERSION_MINOR 3
 #define TIGRIS_SECTION_ALIGN 16
 #define TIGRIS_WEIGHT_ALIGN 16
 #define TIGRIS_TABLE_SIZE 256
@@ -329,8 +329,10 @@ typedef struct {
     uint32_t num_tiles_w; /* @36  2-D tiles: tiles per row band, row-major; (num_tiles_w - 1) * tile_w < out_w <= num_tiles_w * tile_w */
     uint32_t halo_w;      /* @40  2-D tiles: extra input columns per tile (receptive field along W - 1) */
     uint32_t out_w;       /* @44  2-D tiles: output columns (W) of the stage's outputs */
+    uint32_t tile_c;      /* @48  reduction tiles in channel blocks: channels of input 0 of reduce_op the accumulator holds per block; 0: all (num_tiles_c 1) */
+    uint32_t num_tiles_c; /* @52  channel blocks, outermost (each runs every row and column tile); (num_tiles_c - 1) * tile_c < C <= num_tiles_c * tile_c */
 } tigris_tile_plan_t;
-TIGRIS_FORMAT_CHECK_SIZE(tigris_tile_plan_t, 48);
+TIGRIS_FORMAT_CHECK_SIZE(tigris_tile_plan_t, 56);
 
 /* Where a constant tensor's bytes are. */
 typedef struct {
@@ -374,13 +376,14 @@ static inline int tigris_band_op_tileable_2d(uint8_t op_type) {
     switch (op_type) {
     case TIGRIS_OP_CONV: case TIGRIS_OP_DEPTHWISE: case TIGRIS_OP_RELU: case TIGRIS_OP_RELU6:
     case TIGRIS_OP_MAX_POOL: case TIGRIS_OP_AVG_POOL: case TIGRIS_OP_ADD: case TIGRIS_OP_MUL:
-    case TIGRIS_OP_CLIP: case TIGRIS_OP_SIGMOID: case TIGRIS_OP_SUB: case TIGRIS_OP_DIV: case TIGRIS_OP_TANH:
-    case TIGRIS_OP_LEAKY_RELU: case TIGRIS_OP_HARD_SWISH: case TIGRIS_OP_QUANTIZE: case TIGRIS_OP_DEQUANTIZE:
-    case TIGRIS_OP_NEG: case TIGRIS_OP_ABS: case TIGRIS_OP_EXP: case TIGRIS_OP_LOG: case TIGRIS_OP_SQRT:
-    case TIGRIS_OP_RECIPROCAL: case TIGRIS_OP_ELU: case TIGRIS_OP_SELU: case TIGRIS_OP_SOFTPLUS:
-    case TIGRIS_OP_SOFTSIGN: case TIGRIS_OP_ERF: case TIGRIS_OP_GELU: case TIGRIS_OP_HARD_SIGMOID:
-    case TIGRIS_OP_SIGN: case TIGRIS_OP_SHRINK: case TIGRIS_OP_POW: case TIGRIS_OP_SILU: case TIGRIS_OP_PRELU:
-    case TIGRIS_OP_MAX: case TIGRIS_OP_MIN:
+    case TIGRIS_OP_CLIP: case TIGRIS_OP_SIGMOID: case TIGRIS_OP_CONCAT: case TIGRIS_OP_SUB: case TIGRIS_OP_DIV:
+    case TIGRIS_OP_TANH: case TIGRIS_OP_LEAKY_RELU: case TIGRIS_OP_BATCH_NORM: case TIGRIS_OP_HARD_SWISH:
+    case TIGRIS_OP_QUANTIZE: case TIGRIS_OP_DEQUANTIZE: case TIGRIS_OP_NEG: case TIGRIS_OP_ABS:
+    case TIGRIS_OP_EXP: case TIGRIS_OP_LOG: case TIGRIS_OP_SQRT: case TIGRIS_OP_RECIPROCAL: case TIGRIS_OP_ELU:
+    case TIGRIS_OP_SELU: case TIGRIS_OP_SOFTPLUS: case TIGRIS_OP_SOFTSIGN: case TIGRIS_OP_ERF:
+    case TIGRIS_OP_GELU: case TIGRIS_OP_HARD_SIGMOID: case TIGRIS_OP_SIGN: case TIGRIS_OP_SHRINK:
+    case TIGRIS_OP_POW: case TIGRIS_OP_SILU: case TIGRIS_OP_SLICE: case TIGRIS_OP_GATHER: case TIGRIS_OP_PRELU:
+    case TIGRIS_OP_MAX: case TIGRIS_OP_MIN: case TIGRIS_OP_LRN:
         return 1;
     default:
         return 0;

@@ -59,6 +59,8 @@ typedef struct {
     uint16_t reserved;
     uint32_t acc_bytes;  /* bytes at acc; 0: no accumulator */
     void *acc;           /* the accumulator: fast arena, right after the reserved prefix */
+    int32_t c_start;     /* reduction tiles in channel blocks: the block's first input channel */
+    int32_t c_end;       /* one past its last; 0: every channel (no blocks) */
     tigris_band_t bands[TIGRIS_MAX_BANDS];
 } tigris_tile_ctx_t;
 
@@ -70,7 +72,7 @@ typedef struct {
     uint32_t slow_overflow_count; /* allocations (and loads) that fell back to slow memory */
     uint32_t slow_overflow_bytes;
     uint32_t slow_peak;           /* high-water mark of slow_used */
-    uint32_t fast_peak;           /* high-water mark of fast_used (reserved prefix and accumulator included) */
+    uint32_t fast_peak;           /* most bytes live at once: reserved prefix, accumulator, live allocations (padded) */
 } tigris_mem_counters_t;
 
 typedef struct {
@@ -148,6 +150,14 @@ tigris_mem_error_t tigris_mem_load_tile(tigris_mem_t *mem, const tigris_plan_t *
 tigris_mem_error_t tigris_mem_spill_window(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
                                            void *slow_base, int32_t h_start, int32_t h_end, int32_t w_start,
                                            int32_t w_end);
+
+/* Write channels [c_start, c_end) of every pixel of a tensor resident whole at
+ * tensor_ptrs[tensor_idx] (rank >= 3, channels last) into the full tensor at slow_base (a slow
+ * allocation there must hold it), then set tensor_ptrs[tensor_idx] = slow_base and forget its
+ * band: the output of one channel block of reduction tiles. Counts spills_bytes: those
+ * channels' bytes. */
+tigris_mem_error_t tigris_mem_spill_channels(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
+                                             void *slow_base, int32_t c_start, int32_t c_end);
 
 /* tigris_mem_spill_window of rows [h_start, h_end) of every column the band holds. */
 tigris_mem_error_t tigris_mem_spill_tile(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,

@@ -140,9 +140,25 @@ int tigris_band_op_tileable(const tigris_plan_t *plan, const tigris_op_t *op) {
     case TIGRIS_OP_TRANSPOSE: case TIGRIS_OP_FULLY_CONN: case TIGRIS_OP_MATMUL: case TIGRIS_OP_SOFTMAX:
     case TIGRIS_OP_REDUCE_MEAN: case TIGRIS_OP_INST_NORM: case TIGRIS_OP_CONV_TRANSPOSE:
     case TIGRIS_OP_REDUCE_SUM: case TIGRIS_OP_REDUCE_MAX: case TIGRIS_OP_REDUCE_MIN: case TIGRIS_OP_LOG_SOFTMAX:
-    case TIGRIS_OP_LAYER_NORM:
-    case TIGRIS_OP_SLICE: case TIGRIS_OP_GATHER: case TIGRIS_OP_TILE:
+    case TIGRIS_OP_LAYER_NORM: case TIGRIS_OP_TILE:
         return 0;
+    case TIGRIS_OP_SLICE: case TIGRIS_OP_GATHER: {
+        /* a channel pick (the compiler's ChannelPickTileCategory): a gather of constant indices
+         * along model axis 1 that keeps the rank, a slice with start 0, step 1 and the full
+         * extent on every axis but the channel axis (the last in runtime order) */
+        const tigris_tensor_t *x = &plan->tensors[tigris_op_inputs(plan, op)[0]];
+        const tigris_tensor_t *y = &plan->tensors[tigris_op_outputs(plan, op)[0]];
+        const int32_t *p = op_params(plan, op), *xs = tigris_tensor_shape(plan, x), *ys = tigris_tensor_shape(plan, y);
+        int32_t r = y->ndim, a;
+        if (x->ndim != r || r < 2) return 0;
+        if (op->op_type == TIGRIS_OP_GATHER) return op->num_inputs == 1 && op->axis == 1;
+        if (p == NULL || op->num_params != 2u * (uint32_t)r) return 0;
+        for (a = 0; a < r - 1; ++a) { /* runtime axis a is model axis a + 1 but for N */
+            int32_t m = a == 0 ? 0 : a + 1;
+            if (p[a] != 0 || p[r + a] != 1 || xs[m] != ys[m]) return 0;
+        }
+        return 1;
+    }
     case TIGRIS_OP_CONCAT: {
         int32_t rank = plan->tensors[tigris_op_outputs(plan, op)[0]].ndim;
         int32_t axis = op->axis < 0 ? op->axis + rank : op->axis;

@@ -296,6 +296,12 @@ static tigris_exec_error_t run_normal(run_t *r, uint16_t s) {
     return err;
 }
 
+/* Whether num tiles of `size` cover `total` exactly: every index once, no tile empty. */
+static int covers(uint32_t size, uint32_t num, uint32_t total) {
+    return size != 0 && num != 0 && total != 0 && total <= (uint32_t)INT32_MAX &&
+           (uint64_t)(num - 1u) * size < total && (uint64_t)num * size >= total;
+}
+
 /* Reduction tiles (docs/tgrs-format.md): a lone stage whose last op accumulates, the tile
  * rows (and columns, when cut along W) being those of that op's input 0, every stage output
  * written by it, and an accumulator within the peak; without reduce_op, no accumulator. */
@@ -304,7 +310,8 @@ static int reduction_ok(const tigris_plan_t *plan, uint16_t s, const tigris_tile
     const tigris_op_t *op;
     const tigris_tensor_t *in;
     uint16_t i;
-    if (tp->reduce_op == TIGRIS_NONE16) return tp->acc_bytes == 0;
+    if (tp->reduce_op == TIGRIS_NONE16) return tp->acc_bytes == 0 && tp->tile_c == 0 && tp->num_tiles_c == 1;
+    if (tp->tile_c == 0 && tp->num_tiles_c != 1) return 0;
     /* the stage's ops were validated (stage_ok): equal to the last, reduce_op is an op index */
     if (tp->chain >= 0 || st->num_ops == 0 || tigris_stage_ops(plan, st)[st->num_ops - 1u] != tp->reduce_op) return 0;
     op = &plan->ops[tp->reduce_op];
@@ -313,16 +320,13 @@ static int reduction_ok(const tigris_plan_t *plan, uint16_t s, const tigris_tile
     in = &plan->tensors[tigris_op_inputs(plan, op)[0]];
     if (tigris_tensor_rows(plan, in) != (int32_t)tp->out_h) return 0;
     if (tp->tile_w != 0 && (in->ndim != 4 || tigris_tensor_shape(plan, in)[3] != (int32_t)tp->out_w)) return 0;
+    /* channel blocks cover the input's channels (model order [N, C, ...]) */
+    if (tp->tile_c != 0 && (in->ndim < 3 || !covers(tp->tile_c, tp->num_tiles_c, (uint32_t)tigris_tensor_shape(plan, in)[1])))
+        return 0;
     for (i = 0; i < st->num_outputs; i++) {
         if (!listed(tigris_op_outputs(plan, op), op->num_outputs, tigris_stage_outputs(plan, st)[i])) return 0;
     }
     return 1;
-}
-
-/* Whether num tiles of `size` cover `total` exactly: every index once, no tile empty. */
-static int covers(uint32_t size, uint32_t num, uint32_t total) {
-    return size != 0 && num != 0 && total != 0 && total <= (uint32_t)INT32_MAX &&
-           (uint64_t)(num - 1u) * size < total && (uint64_t)num * size >= total;
 }
 
 /* 2-D tiles (docs/tgrs-format.md, "2-D tiles"): a lone stage (no chain) whose column tiles
@@ -402,10 +406,30 @@ static tigris_exec_error_t spill_whole(run_t *r, const tigris_stage_t *st) {
     return TIGRIS_EXEC_OK;
 }
 
-/* A tile: output rows [h0, h1) and, in 2-D tiles, output columns [w0, w1) (w1 0: full width). */
+/* A tile: output rows [h0, h1) and, in 2-D tiles, output columns [w0, w1) (w1 0: full width);
+ * reduction tiles in channel blocks: input channels [c0, c1) (c1 0: all). */
 typedef struct {
-    int32_t h0, h1, w0, w1;
+    int32_t h0, h1, w0, w1, c0, c1;
 } tile_t;
+
+/* Spill channels [c0, c1) of the stage's outputs after the last tile of a channel block (the
+ * accumulating op has written them then; every output of the stage is one of its outputs,
+ * whose channels are its input's). */
+static tigris_exec_error_t spill_block(run_t *r, const tigris_stage_t *st, int32_t c0, int32_t c1) {
+    const tigris_plan_t *plan = r->plan;
+    uint16_t i;
+    for (i = 0; i < st->num_outputs; i++) {
+        uint16_t t = tigris_stage_outputs(plan, st)[i];
+        void *full = tigris_mem_slow_ptr(r->mem, t);
+        tigris_mem_error_t e = full != NULL ? tigris_mem_spill_channels(r->mem, plan, t, full, c0, c1)
+                                            : TIGRIS_MEM_ERR_NOT_SET;
+        if (e != TIGRIS_MEM_OK) {
+            r->st.error_tensor = t;
+            return mem_error(e);
+        }
+    }
+    return TIGRIS_EXEC_OK;
+}
 
 /* Load the band of first-stage input t the tile reads: its window (2-D tiles), its rows, or the
  * whole tensor if it has no rows to cut. */
@@ -474,9 +498,9 @@ static tigris_exec_error_t run_tile(run_t *r, uint16_t first, uint16_t last, con
         for (i = 0; err == TIGRIS_EXEC_OK && i < st->num_ops; i++) err = run_op(r, first, last, s, i, 1);
     }
     if (err != TIGRIS_EXEC_OK) return err;
-    if (reduce) /* the accumulating op writes its outputs at the last pixel: the last tile */
-        return (uint32_t)tile->h1 == tp->out_h && (tile->w1 == 0 || (uint32_t)tile->w1 == tp->out_w) ? spill_whole(r, lst)
-                                                                                                       : err;
+    /* the accumulating op writes its outputs (a channel block of them) at the last pixel */
+    if (reduce && ((uint32_t)tile->h1 != tp->out_h || (tile->w1 != 0 && (uint32_t)tile->w1 != tp->out_w))) return err;
+    if (reduce) return tile->c1 != 0 ? spill_block(r, lst, tile->c0, tile->c1) : spill_whole(r, lst);
     return spill_tile_outputs(r, lst, tile);
 }
 
@@ -510,7 +534,8 @@ static tigris_exec_error_t run_tiled(run_t *r, uint16_t first, uint16_t last, in
     const tigris_tile_plan_t *tp = &plan->tile_plans[plan->stages[first].tile_plan];
     const tigris_stage_t *lst = &plan->stages[last];
     const uint32_t per_row = tp->tile_w != 0 ? tp->num_tiles_w : 1u;
-    const uint64_t count = (uint64_t)tp->num_tiles * per_row;
+    const uint64_t per_block = (uint64_t)tp->num_tiles * per_row;
+    const uint64_t count = per_block * (tp->tile_c != 0 ? tp->num_tiles_c : 1u);
     tigris_exec_error_t err;
     uint64_t k;
     uint16_t i;
@@ -534,15 +559,23 @@ static tigris_exec_error_t run_tiled(run_t *r, uint16_t first, uint16_t last, in
         mem->tile.reduce_op = tp->reduce_op;
     }
     for (k = 0; err == TIGRIS_EXEC_OK && k < count; k++) {
-        tile_t tile = {0, 0, 0, 0};
-        band_of(k / per_row, tp->tile_h, tp->out_h, &tile.h0, &tile.h1);
+        tile_t tile = {0, 0, 0, 0, 0, 0};
+        band_of(k % per_block / per_row, tp->tile_h, tp->out_h, &tile.h0, &tile.h1);
         if (tp->tile_w != 0) band_of(k % per_row, tp->tile_w, tp->out_w, &tile.w0, &tile.w1);
+        if (tp->tile_c != 0) { /* reduction_ok: the blocks cover the input's channels */
+            const tigris_op_t *op = &plan->ops[tp->reduce_op];
+            int32_t channels = tigris_tensor_shape(plan, &plan->tensors[tigris_op_inputs(plan, op)[0]])[1];
+            band_of(k / per_block, tp->tile_c, (uint32_t)channels, &tile.c0, &tile.c1);
+        }
+        mem->tile.c_start = tile.c0;
+        mem->tile.c_end = tile.c1;
         mem->tile.active = 1;
         mem->tile.tile_index = (uint32_t)k; /* < out_h * out_w, a product of a tensor's dims */
         err = run_tile(r, first, last, tp, &tile);
         finish(r);
     }
     mem->tile.reduce_op = TIGRIS_NONE16;
+    mem->tile.c_start = mem->tile.c_end = 0;
     (void)tigris_mem_set_acc(mem, 0); /* nothing is allocated after finish: the release cannot fail */
     if (err != TIGRIS_EXEC_OK) return err;
     if (chain) r->st.stages_chain = (uint16_t)(r->st.stages_chain + (last - first + 1u));
@@ -645,6 +678,7 @@ tigris_exec_error_t tigris_run(const tigris_plan_t *plan, tigris_mem_t *mem, tig
         tigris_mem_reset_fast(mem);
         mem->tile.active = 0;
         mem->tile.reduce_op = TIGRIS_NONE16;
+        mem->tile.c_start = mem->tile.c_end = 0;
         (void)tigris_mem_set_acc(mem, 0); /* nothing allocated: cannot fail */
         if (tigris_mem_set_reserved(mem, plan->header->fast_reserved) != TIGRIS_MEM_OK) err = TIGRIS_EXEC_ERR_WEIGHTS;
     }

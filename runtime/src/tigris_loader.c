@@ -573,9 +573,10 @@ static int op_ok(const ctx_t *c, const tigris_op_t *op) {
 
 /* Reduction tiles: the accumulating op exists and accumulates (tigris_band_op_accumulates),
  * runs a lone stage (no chain) and keeps a non-empty accumulator the peak includes; a plan
- * without reduce_op keeps none. */
+ * without reduce_op keeps none and has no channel blocks. */
 static int reduction_plan_ok(const ctx_t *c, const tigris_tile_plan_t *t) {
-    if (t->reduce_op == TIGRIS_NONE16) return t->acc_bytes == 0;
+    if (t->tile_c == 0 && t->num_tiles_c != 1) return 0; /* no channel blocks: one block of all */
+    if (t->reduce_op == TIGRIS_NONE16) return t->acc_bytes == 0 && t->tile_c == 0;
     if (t->reduce_op >= c->h->num_ops || !tigris_band_op_accumulates(c->p->ops[t->reduce_op].op_type)) return 0;
     return t->chain == -1 && t->acc_bytes > 0 && t->acc_bytes <= t->peak;
 }
@@ -607,8 +608,8 @@ static int tile_plans_ok(const ctx_t *c) {
 
 /* A stage run in reduction tiles (tile plan t, checked by tile_plans_ok): its last op is the
  * accumulating op, whose input 0 has out_h rows (and, cut along W, is a rank-4 map of out_w
- * columns: the tiles cut them), and that op writes every output of the stage (spilled whole
- * after the last tile). */
+ * columns: the tiles cut them; in channel blocks, blocks of tile_c cover its channels), and
+ * that op writes every output of the stage (spilled after the last tile of each block). */
 static int reduction_stage_ok(const ctx_t *c, const tigris_stage_t *st, const tigris_tile_plan_t *t) {
     const tigris_op_t *op = &c->p->ops[t->reduce_op];
     const tigris_tensor_t *in;
@@ -617,6 +618,8 @@ static int reduction_stage_ok(const ctx_t *c, const tigris_stage_t *st, const ti
     in = &c->p->tensors[c->p->index_pool[op->inputs]]; /* op_ok: >= 1 input */
     if ((uint32_t)tigris_tensor_rows(c->p, in) != t->out_h) return 0;
     if (t->tile_w != 0 && (in->ndim != 4 || (uint32_t)tigris_tensor_shape(c->p, in)[3] != t->out_w)) return 0;
+    if (t->tile_c != 0 && (in->ndim < 3 || !tiles_cover(t->tile_c, t->num_tiles_c, (uint32_t)tigris_tensor_shape(c->p, in)[1])))
+        return 0; /* channel blocks cover the input's channels (model order [N, C, ...]) */
     for (k = 0; k < st->num_outputs; k++)
         if (!pool_lists(c, op->outputs, op->num_outputs, c->p->index_pool[st->outputs + k])) return 0;
     return 1;

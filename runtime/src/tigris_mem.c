@@ -60,8 +60,17 @@ static uint32_t fast_bottom(const tigris_mem_t *mem) {
     return ok && acc <= UINT32_MAX - end ? end + acc : UINT32_MAX;
 }
 
+/* fast_peak is the most bytes ever live at once: the reserved prefix, the accumulator and the
+ * live allocations (refs > 0), each padded. It is what the arena needs, compaction reclaiming
+ * dead allocations on demand, and what the planner predicts (its peak, plus the prefix); the
+ * bump high-water mark also counts dead bytes no compaction was needed to reclaim. */
 static void note_fast_peak(tigris_mem_t *mem) {
-    if (mem->fast_used > mem->counters.fast_peak) mem->counters.fast_peak = mem->fast_used;
+    uint64_t live = fast_bottom(mem);
+    uint16_t i;
+    int ok;
+    for (i = 0; i < mem->num_fast_allocs; i++)
+        if (mem->fast_allocs[i].refs > 0) live += padded(mem->fast_allocs[i].size, &ok);
+    if (live > mem->counters.fast_peak) mem->counters.fast_peak = live > UINT32_MAX ? UINT32_MAX : (uint32_t)live;
 }
 
 static void note_slow_peak(tigris_mem_t *mem) {
@@ -465,6 +474,49 @@ tigris_mem_error_t tigris_mem_spill_window(tigris_mem_t *mem, const tigris_plan_
     to.cols = g.width;
     copy_window(&g, &to, &from, h_start, h_end, w_start, w_end);
     mem->counters.spills_bytes += window_size(&g, h_end - h_start, w_end - w_start);
+    mem->tensor_ptrs[tensor_idx] = slow_base;
+    i = find_band(mem, tensor_idx);
+    if (i >= 0) {
+        mem->tile.bands[i] = mem->tile.bands[mem->tile.num_bands - 1u];
+        mem->tile.num_bands--;
+    }
+    return TIGRIS_MEM_OK;
+}
+
+tigris_mem_error_t tigris_mem_spill_channels(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
+                                             void *slow_base, int32_t c_start, int32_t c_end) {
+    geom_t g;
+    const uint8_t *from;
+    uint8_t *to = (uint8_t *)slow_base;
+    uint32_t elem, channels, k, pixels;
+    int32_t b0, b1, w0, w1;
+    int i;
+    tigris_mem_error_t err;
+    if (mem == NULL || mem->tensor_ptrs == NULL || plan == NULL || slow_base == NULL) return TIGRIS_MEM_ERR_NULL;
+    if (tensor_idx >= mem->num_tensors) return TIGRIS_MEM_ERR_BAD_INDEX;
+    if (plan->tensors[tensor_idx].ndim < 3) return TIGRIS_MEM_ERR_BAD_RANGE; /* no pixels of channels */
+    err = geometry(plan, tensor_idx, &g);
+    if (err != TIGRIS_MEM_OK) return err;
+    from = (const uint8_t *)mem->tensor_ptrs[tensor_idx];
+    if (from == NULL) return TIGRIS_MEM_ERR_NOT_SET;
+    elem = tigris_dtype_size(plan->tensors[tensor_idx].dtype);
+    if (elem == 0 || g.pix % elem != 0) return TIGRIS_MEM_ERR_BAD_RANGE;
+    channels = g.pix / elem;
+    tigris_mem_rows(mem, plan, tensor_idx, &b0, &b1);
+    tigris_mem_cols(mem, plan, tensor_idx, &w0, &w1);
+    if (b0 != 0 || b1 != g.rows || w0 != 0 || w1 != g.width) return TIGRIS_MEM_ERR_BAD_RANGE; /* resident whole */
+    if (c_start < 0 || c_start >= c_end || (uint32_t)c_end > channels) return TIGRIS_MEM_ERR_BAD_RANGE;
+    for (i = 0; i < (int)mem->num_slow_allocs; i++) { /* a slow tensor must hold every pixel */
+        const tigris_alloc_t *a = &mem->slow_allocs[i];
+        if (mem->slow_base + a->offset == to && (uint64_t)a->size < (uint64_t)window_size(&g, g.rows, g.width))
+            return TIGRIS_MEM_ERR_BAD_RANGE;
+    }
+    pixels = g.n * (uint32_t)g.rows * (uint32_t)g.width; /* geometry: their bytes fit the tensor's size */
+    for (k = 0; k < pixels; k++) {
+        size_t at = (size_t)k * g.pix + (size_t)c_start * elem;
+        memcpy(to + at, from + at, (size_t)(c_end - c_start) * elem);
+    }
+    mem->counters.spills_bytes += pixels * (uint32_t)(c_end - c_start) * elem;
     mem->tensor_ptrs[tensor_idx] = slow_base;
     i = find_band(mem, tensor_idx);
     if (i >= 0) {

@@ -152,9 +152,12 @@ def test_receptive_field_table_in_a_plan(kernel: int, stride: int, dilation: int
 def test_receptive_field_table_dw_plus_conv_in_a_plan() -> None:
     # 3x3 depthwise then 3x3 conv, 1x2x16x8 each (1024 bytes): one-op stages of 2048 > 1500,
     # linked (the depthwise output only feeds the conv): one chain, RF 5, halo 4.
-    # Rows for output tile h: conv out h, dw out h + 2, x h + 4 (at most 16), 64 bytes each:
-    #   stage 1: 2h + 2 rows; stage 0: 2h + 6 rows <= 1500 / 64 = 23.4 -> h = 8 (22 rows = 1408);
-    #   h = 9 is 24 rows = 1536 > 1500 -> tile_h 8, 2 tiles.
+    # Rows of a tile with output rows [s, e): conv out e - s, dw out one more each side, x two
+    # more, clamped to [0, 16), 64 bytes each; the bound (every tile interior) would be
+    # 2h + 6 rows for stage 0, but from h = 8 there are two tiles, both at an edge:
+    #   h = 10: tile [0, 10): dw [0, 11), x [0, 12): stage 0 11 + 12 = 23 rows = 1472 <= 1500
+    #           (tile [10, 16): dw [9, 16), x [8, 16): 15 rows);
+    #   h = 11: tile [0, 11): 12 + 13 = 25 rows = 1600 > 1500 -> tile_h 10, 2 tiles.
     dw, shape = conv_text((1, 2, 16, 8), 3, op="tgr.depthwise_conv", name="%d")
     conv, out = conv_text(shape, 3, name="%c", src="%d")
     body = f"{dw}\n  {conv}\n  func.return %c : {t(out)}"
@@ -163,7 +166,7 @@ def test_receptive_field_table_dw_plus_conv_in_a_plan() -> None:
     assert [s.strategy for s in plan.stages] == ["chain", "chain"]
     tile = plan.stages[0].tile
     assert tile is not None
-    assert (tile.halo, tile.tile_h, tile.num_tiles, tile.peak, tile.chain) == (4, 8, 2, 1408, 0)
+    assert (tile.halo, tile.tile_h, tile.num_tiles, tile.peak, tile.chain) == (4, 10, 2, 1472, 0)
 
 
 # -- row back-propagation: the spec's formula and band_rows ----------------------------------------
@@ -354,18 +357,22 @@ def test_minimum_budget_one_conv() -> None:
     tile = plan.stages[0].tile
     assert plan.overflow == 0 and tile is not None and (tile.tile_h, tile.num_tiles, tile.peak) == (1, 8, 256)
     assert not tile.is_2d
-    # one byte less: 2-D tiles. The widest tiles that fit 255 for each tile height h, the input
-    # band (h + 2) x (w + 2) pixels, the output h x w: h 1 -> w 6 (192 + 48 = 240), h 2 -> w 3
-    # (160 + 48), h 3 -> w 2 (160 + 48), h 4, 5, 6 -> w 1; h 7 needs 8 x 3 + 7 x 1 = 256.
-    # Slow-memory reads (input rows summed over row bands x columns over column bands x 8):
-    # h1 w6: 22 x 10; h2 w3: 14 x 12 = 168; h3 w2: 12 x 14 = 168; h4..6 w1: 10 x 22 = 220.
-    # h2 w3 and h3 w2 tie on reads and on tiles (4 x 3 = 3 x 4): the first, h 2, is kept.
+    # one byte less: 2-D tiles. The widest tiles that fit 255 for each tile height h tried (the
+    # smallest giving each number of row bands: 1 2 3 4 8), the input E(h) x E(w) pixels and the
+    # output h x w, E(t) the most input indices a tile of t outputs reads along an axis of 8:
+    # t + 2 with an interior tile (3+ tiles), max(t + 1, 9 - t) with two tiles, 8 with one
+    # (E(1..8) = 3 4 5 5 6 7 8 8); each tensor aligned to 16: h 1 -> w 6 (168 -> 176 + 48),
+    # h 2 -> w 4 (160 + 64 = 224), h 3 -> w 2 (160 + 48), h 4 -> w 2 (160 + 64); h 8 needs
+    # 192 + 64 = 256. Slow-memory reads (input rows summed over row bands x columns over column
+    # bands x 8; sums 22 14 12 10 for t = 1 2 3 4, 10 for t = 6): h1 w6 22 x 10; h2 w4 14 x 10 =
+    # 140; h3 w2 12 x 14; h4 w2 10 x 14 = 140, a tie with h 2 on reads and on tiles (4 x 2 = 2 x 4):
+    # the first, h 2, is kept.
     low = plan_memory(g, 255, 16)
     tile = low.stages[0].tile
     assert low.overflow == 0 and low.stages[0].strategy == "tiled" and tile is not None
     assert (tile.tile_h, tile.num_tiles, tile.tile_w, tile.num_tiles_w, tile.halo_w, tile.out_w, tile.peak) == (
-        2, 4, 3, 3, 2, 8, 208)
-    assert low.traffic.read == 14 * 12 * 8 and low.traffic.written == 512
+        2, 4, 4, 2, 2, 8, 224)
+    assert low.traffic.read == 14 * 10 * 8 and low.traffic.written == 512
     # below 96 nothing fits: the stage runs untiled and overflows by its whole excess
     lowest = plan_memory(g, 95, 16)
     assert lowest.stages[0].strategy == "normal" and lowest.overflow == 1024 - 95
@@ -487,10 +494,29 @@ def test_reduction_tiles_height_and_peak() -> None:
     cols = plan_memory(g, 415, 16).stages[0].tile
     assert cols is not None and (cols.tile_h, cols.num_tiles, cols.tile_w, cols.num_tiles_w, cols.out_w, cols.peak) == (
         1, 10, 9, 2, 10, 384)
-    # one-pixel tiles: 32 + 96 = 128 is the smallest arena; below it the stage runs untiled
-    assert minimum_budget(g, 16) == 128
-    low = plan_memory(g, 127, 16)
-    assert low.stages[0].strategy == "normal" and low.overflow == 3232 - 127
+    # one-pixel tiles: 32 + 96 = 128; below it channel blocks (test_reduction_tiles_in_channel_blocks)
+    assert plan_memory(g, 128, 16).stages[0].tile.tile_c == 0  # type: ignore[union-attr]
+
+
+def test_reduction_tiles_in_channel_blocks() -> None:
+    # The same GAP at budget 100 (align 16): one pixel (8 channels x 4 = 32 bytes) + output 32 +
+    # the whole accumulator 64 = 128 > 100. Blocks of b channels keep 8b accumulator bytes:
+    # 32 + 32 + align(8b) <= 100 -> b = 4 (96), 2 blocks; at b = 4 a row (320 + 64) does not fit,
+    # one column does: 1 x 1 tiles, 10 a row. Each block reads the whole input: 2 x 3200.
+    g = gap_graph()
+    plan = plan_memory(g, 100, 16)
+    tile = plan.stages[0].tile
+    assert plan.overflow == 0 and tile is not None
+    assert (tile.tile_c, tile.num_tiles_c, tile.acc, tile.peak) == (4, 2, 32, 96)
+    assert (tile.tile_h, tile.num_tiles, tile.tile_w, tile.num_tiles_w, tile.out_w) == (1, 10, 1, 10, 10)
+    assert (plan.traffic.read, plan.traffic.written) == (6400, 32)
+    # the smallest arena: one pixel, output, one channel's accumulator (8 -> 16): 80, where
+    # blocks of 2 channels (16 bytes) fit as well: the fewest blocks, 4
+    assert minimum_budget(g, 16) == 80
+    small = plan_memory(g, 80, 16).stages[0].tile
+    assert small is not None and (small.tile_c, small.num_tiles_c, small.peak) == (2, 4, 80)
+    low = plan_memory(g, 79, 16)
+    assert low.stages[0].strategy == "normal" and low.overflow == 3232 - 79
 
 
 def test_reduction_tiles_accumulator_per_kind() -> None:

@@ -2,24 +2,28 @@
 
 Which op types: the compiler's rule, the runtime's list and the reader's agree.
 
-The compiler cuts a stage into 2-D tiles only if every op is pointwise or windowed along H and W
-(`tiling.is_tileable_2d`: TileCategory POINTWISE, or SPATIAL with a non-global `SpatialWindow`
-that has a window along W). The runtime's executor and loader refuse any other op in a 2-D plan
-through one predicate, `tigris_band_op_tileable_2d` (generated into tigris_format.h), and the Python
-reader reads the same set (`enums.TILEABLE_2D_OPS`). A small C program prints the predicate for
-every op type value; it must accept exactly the runtime op types of the built-in `tgr` ops the
-compiler's rule admits.
+The compiler cuts a stage into 2-D tiles only if every op is in `TILEABLE_2D_OPS` and can be
+cut along W (`tiling.is_tileable_2d`: TileCategory POINTWISE or CHANNELWISE along W, or SPATIAL
+with a non-global `SpatialWindow` that has a window along W). The runtime's executor and loader
+refuse any other op in a 2-D plan through one predicate, `tigris_band_op_tileable_2d` (generated
+into tigris_format.h), and the Python reader reads the same set (`enums.TILEABLE_2D_OPS`). A small
+C program prints the predicate for every op type value; it must accept exactly the runtime op
+types of the built-in `tgr` ops the categories admit.
 
-Whether a spatial op has a window along W depends on its instance (conv1d is rank 3), so every
-spatial op is judged on a sample written below the way the planner meets it; a spatial op
-without a sample fails the test.
+Whether a spatial op has a window along W, and whether a channel-wise op stays channel-wise along
+W (a concat joining along W does not), depends on its instance (conv1d is rank 3, concat has an
+axis), so every spatial and channel-wise op is judged on a sample written below the way the
+planner meets it; such an op without a sample fails the test.
 
-The element-wise kernels on windows: every element-wise op of that list, float32 and int8, run by
-runtime/tests/run_ops.c with its operands held as a window of rows x columns (--window) must
-give exactly the window of what it gives on whole tensors, broadcast operands included (a
-[1, C, 1, 1] activation held whole, a one-row [1, C, 1, W] activation held as a window of
-columns, [C, 1, 1] and [W] constants). A kernel that does not compute windows (softmax, batch
-norm, concat, ...) must refuse one (TIGRIS_KERNEL_ERR_BAND) rather than misread it.
+The kernels on windows: every element-wise op of that list, float32 and int8, and the
+channel-wise ones (concat along channels or the batch, float32 and int8 with requantization;
+batch norm; LRN), run by runtime/tests/run_ops.c with their operands held as a window of rows x
+columns (--window), must give exactly the window of what they give on whole tensors, broadcast
+operands included (a [1, C, 1, 1] activation held whole, a one-row [1, C, 1, W] activation held as
+a window of columns, [C, 1, 1] and [W] constants), and so must the channel-wise ones when their
+inputs hold more than the output's window (a halo other readers need). A kernel that does not
+compute windows (softmax, a concat along H or W, ...), or whose input holds less than its
+output's window, must refuse (TIGRIS_KERNEL_ERR_BAND) rather than misread it.
 (The window kernels, conv and pools, are tested by test_runtime_kernels_*.py.)
 """
 
@@ -69,14 +73,35 @@ SPATIAL_SAMPLES = {
 }  # fmt: skip
 
 
-def sample(name: str):  # type: ignore[no-untyped-def]
-    """The parsed, verified sample op `name`."""
-    text, types = SPATIAL_SAMPLES[name]
-    operands = ", ".join(f"%{n}: {t}" for n, t in zip(("x", "w"), types))
+# One instance of every channel-wise `tgr` op, as the planner sees it (concat joins channels;
+# slice and gather pick channels, as a ShuffleNet split and channel shuffle do).
+X4_2, V4 = "tensor<1x2x8x8xf32>", "tensor<4xf32>"
+CHANNELWISE_SAMPLES = {
+    "tgr.concat": (f"tgr.concat %x, %w {{axis = 1 : i64}} : ({X4}, {X4_2}) -> tensor<1x6x8x8xf32>",
+                   [X4, X4_2]),
+    "tgr.batch_norm": (f"tgr.batch_norm %x, %w, %b, %m, %v : ({X4}, {', '.join([V4] * 4)}) -> {X4}",
+                       [X4, *[V4] * 4]),
+    "tgr.lrn": (f"tgr.lrn %x {{size = 3 : i64}} : ({X4}) -> {X4}", [X4]),
+    "tgr.slice": (f"tgr.slice %x {{starts = array<i64: 0, 1, 0, 0>, steps = array<i64: 1, 1, 1, 1>}} : "
+                  f"({X4}) -> {X4_2}", [X4]),
+    "tgr.gather": (f"tgr.gather %x {{axis = 1 : i64, indices = array<i64: 3, 0>}} : ({X4}) -> {X4_2}", [X4]),
+}  # fmt: skip
+SAMPLES = SPATIAL_SAMPLES | CHANNELWISE_SAMPLES
+OPERAND_NAMES = ("x", "w", "b", "m", "v")
+
+
+def parse_op(name: str, text: str, types: list[str]):  # type: ignore[no-untyped-def]
+    """The parsed, verified op `name` of `text`, its operands %x, %w, ... of `types`."""
+    operands = ", ".join(f"%{n}: {t}" for n, t in zip(OPERAND_NAMES, types))
     text = f"func.func @main({operands}) {{\n  %y = {text}\n  func.return\n}}"
     module = Parser(make_context(), text).parse_module()
     module.verify()
     return next(op for op in module.walk() if op.name == name)
+
+
+def sample(name: str):  # type: ignore[no-untyped-def]
+    """The parsed, verified sample op `name`."""
+    return parse_op(name, *SAMPLES[name])
 
 
 def windowed_along_w(op) -> bool:  # type: ignore[no-untyped-def]
@@ -85,21 +110,34 @@ def windowed_along_w(op) -> bool:  # type: ignore[no-untyped-def]
     return trait is not None and not trait.global_window and SpatialWindow.of(op, axis=1) is not None
 
 
+def channelwise_along_w(op) -> bool:  # type: ignore[no-untyped-def]
+    """A channel-wise op the compiler cuts in 2-D tiles: still channel-wise when tiles cut W."""
+    return TileCategory.of(op, 1) is TileKind.CHANNELWISE
+
+
 def compiler_2d_types() -> set[OpType]:
     """The runtime op types of the built-in ops the compiler's rule admits into 2-D tiles."""
     kinds = {op: _kind(op) for op in TGR_OPS if op is not WeightOp}
-    spatial = {op.name for op, kind in kinds.items() if kind is TileKind.SPATIAL}
-    stale = spatial ^ set(SPATIAL_SAMPLES)
-    assert not stale, f"spatial ops without a sample, or samples of no spatial op: {stale}"
-    return {
-        OpType(op.get_trait(RuntimeOp).op_type)
-        for op, kind in kinds.items()
-        if kind is TileKind.POINTWISE or (kind is TileKind.SPATIAL and windowed_along_w(sample(op.name)))
-    }
+    judged = {op.name for op, kind in kinds.items() if kind in (TileKind.SPATIAL, TileKind.CHANNELWISE)}
+    stale = judged ^ set(SAMPLES)
+    assert not stale, f"spatial or channel-wise ops without a sample, or samples of no such op: {stale}"
+    admitted = (op for op, kind in kinds.items() if admitted_2d(op.name, kind))
+    return {OpType(op.get_trait(RuntimeOp).op_type) for op in admitted}
+
+
+def admitted_2d(name: str, kind: TileKind) -> bool:
+    """The compiler's rule for the op class `name` of declared category `kind`: pointwise ops
+    always, spatial and channel-wise ones as their sample is judged."""
+    if kind is TileKind.POINTWISE:
+        return True
+    if kind is TileKind.SPATIAL:
+        return windowed_along_w(sample(name))
+    return kind is TileKind.CHANNELWISE and channelwise_along_w(sample(name))
 
 
 def _kind(op) -> TileKind:  # type: ignore[no-untyped-def]
-    """The op class's declared category (pointwise and spatial ones do not depend on the instance)."""
+    """The op class's declared category (a pointwise op is pointwise whatever the instance; spatial
+    and channel-wise ones are judged further on their samples)."""
     category = op.get_trait(TileCategory)
     return category.kind if category is not None else TileKind.STRUCTURAL
 
@@ -113,9 +151,14 @@ def c_predicate(tmp_path: Path) -> set[int]:
 
 
 def test_the_samples_are_judged_as_the_planner_judges_them() -> None:
-    """conv, depthwise and the pools are windowed along W; conv1d has no W, global pools are global."""
+    """conv, depthwise and the pools are windowed along W; conv1d has no W, global pools are
+    global. Every channel-wise sample stays channel-wise along W; a concat along W does not."""
     assert {n for n in SPATIAL_SAMPLES if windowed_along_w(sample(n))} == {
         "tgr.conv", "tgr.depthwise_conv", "tgr.max_pool", "tgr.avg_pool"}
+    assert all(channelwise_along_w(sample(n)) for n in CHANNELWISE_SAMPLES)
+    text = f"tgr.concat %x, %w {{axis = 3 : i64}} : ({X4}, {X4}) -> tensor<1x4x8x16xf32>"
+    along_w = parse_op("tgr.concat", text, [X4, X4])
+    assert not channelwise_along_w(along_w)
 
 
 def test_runtime_accepts_exactly_the_ops_the_compiler_cuts_in_2d(tmp_path: Path) -> None:
@@ -126,24 +169,30 @@ def test_runtime_accepts_exactly_the_ops_the_compiler_cuts_in_2d(tmp_path: Path)
         f"accepts beyond {sorted(OpType(t).name for t in got - {int(w) for w in want})}"
     )
     assert TILEABLE_2D_OPS == want  # the reader checks the same list
-    assert {OpType.ADD, OpType.CONV} <= want and not {OpType.CONV1D, OpType.GLOBAL_AVG} & want
+    assert {OpType.ADD, OpType.CONV, OpType.CONCAT, OpType.BATCH_NORM, OpType.LRN} <= want
+    assert not {OpType.CONV1D, OpType.GLOBAL_AVG, OpType.SOFTMAX, OpType.INST_NORM} & want
 
 
 
-# ---------------------------------------------------------------- element-wise kernels on windows
+# ---------------------------------------------------------------- kernels on windows
 
 C, H, W = 3, 5, 7
 MAP = (1, C, H, W)
+Window = tuple[int, int, int, int]  # rows [h0, h1) x columns [w0, w1)
 WINDOW = (1, 4, 2, 6)  # rows [1, 4) x columns [2, 6) of every map
 ROW_WINDOW = (0, 1, 2, 6)  # the same columns of a one-row [1, C, 1, W] tensor
+HALO = (0, 5, 1, 7)  # an input window holding more than WINDOW (its other readers' halo)
+SHORT = (1, 4, 3, 6)  # an input window lacking a column of WINDOW
 UNARY = (OpType.RELU, OpType.RELU6, OpType.SIGMOID, OpType.TANH, OpType.HARD_SWISH, OpType.LEAKY_RELU,
          OpType.CLIP, *(t for t in OpType if OpType.NEG <= t <= OpType.SILU))
 BINARY = (OpType.ADD, OpType.SUB, OpType.MUL, OpType.DIV, OpType.PRELU, OpType.MAX, OpType.MIN)
 Q = QuantParam((0.04,), (3,))
+Q_OTHER = QuantParam((0.1,), (-7,))  # an input quantized otherwise: concat requantizes it
 
 
 class Builder:
-    """One stage of element-wise ops on the map x: tensors, ops, weights, model inputs/outputs."""
+    """One stage of ops on the map x: tensors, ops, weights, model inputs/outputs. Every result is
+    a model output; int8 tensors take quant parameter 0 (Q) unless told otherwise."""
 
     def __init__(self, dtype: DType) -> None:
         self.dtype, self.tensors, self.ops, self.weights, self.inputs = dtype, [], [], [], []
@@ -152,11 +201,13 @@ class Builder:
     def tensor(self, name: str, shape: tuple[int, ...], dtype: DType | None = None,
                **kw) -> int:  # type: ignore[no-untyped-def]
         dtype = dtype or self.dtype
-        self.tensors.append(Tensor(name, dtype, shape, quant=0 if dtype == DType.I8 else None, **kw))
+        kw.setdefault("quant", 0 if dtype == DType.I8 else None)
+        self.tensors.append(Tensor(name, dtype, shape, **kw))
         return len(self.tensors) - 1
 
-    def activation(self, name: str, shape: tuple[int, ...], dtype: DType | None = None) -> int:
-        self.inputs.append(self.tensor(name, shape, dtype))
+    def activation(self, name: str, shape: tuple[int, ...], dtype: DType | None = None,
+                   **kw) -> int:  # type: ignore[no-untyped-def]
+        self.inputs.append(self.tensor(name, shape, dtype, **kw))
         return self.inputs[-1]
 
     def constant(self, name: str, shape: tuple[int, ...], rng: np.random.Generator) -> int:
@@ -166,8 +217,8 @@ class Builder:
         return self.tensor(name, shape, weight=len(self.weights) - 1)
 
     def op(self, op_type: OpType, inputs: tuple[int, ...], out_dtype: DType | None = None,
-           **kw) -> None:  # type: ignore[no-untyped-def]
-        out = self.tensor(f"y{len(self.ops)}", MAP, out_dtype)
+           shape: tuple[int, ...] = MAP, **kw) -> None:  # type: ignore[no-untyped-def]
+        out = self.tensor(f"y{len(self.ops)}", shape, out_dtype)
         self.ops.append(Op(op_type, f"{op_type.name.lower()}{len(self.ops)}", inputs, (out,), **kw))
 
     def plan(self, tables: list[bytes] | None = None) -> PlanFile:
@@ -175,7 +226,7 @@ class Builder:
         stage = Stage(tuple(range(len(self.ops))), tuple(self.inputs), outputs, peak=1 << 16)
         flags = FileFlag.QUANTIZED if any(t.dtype == DType.I8 for t in self.tensors) else FileFlag(0)
         return PlanFile("windows", self.tensors, self.ops, [stage], tuple(self.inputs), outputs,
-                        weights=self.weights, quant_params=[Q], tables=tables or [], flags=flags)
+                        weights=self.weights, quant_params=[Q, Q_OTHER], tables=tables or [], flags=flags)
 
 
 def elementwise_plans() -> dict[str, PlanFile]:
@@ -209,7 +260,7 @@ def elementwise_plans() -> dict[str, PlanFile]:
 PLANS = elementwise_plans()
 
 
-def run_windows(plan: PlanFile, inputs: list[np.ndarray], windows: dict[int, tuple[int, int, int, int]],
+def run_windows(plan: PlanFile, inputs: list[np.ndarray], windows: dict[int, Window],
                 tmp: Path) -> subprocess.CompletedProcess[bytes]:
     """run_ops (ASan + UBSan) with each tensor of `windows` held as its window; out.bin in tmp."""
     (tmp / "plan.tgrs").write_bytes(write_plan(plan))
@@ -220,56 +271,112 @@ def run_windows(plan: PlanFile, inputs: list[np.ndarray], windows: dict[int, tup
     return subprocess.run(cmd, capture_output=True, check=False)
 
 
-@pytest.mark.parametrize("name", list(PLANS))
-def test_elementwise_kernels_compute_exactly_the_window(name: str, tmp_path: Path) -> None:
-    plan = PLANS[name]
+def window_of(data: bytes, tensor: Tensor, window: Window) -> bytes:
+    """The bytes of `window` of every batch item of a whole rank-4 tensor stored channels-last,
+    laid out as run_ops writes a windowed output: [N][h1 - h0][w1 - w0][C]."""
+    n, c, h, w = tensor.shape
+    h0, h1, w0, w1 = window
+    pixels = np.frombuffer(data, np.uint8).reshape(n, h, w, c * DType(tensor.dtype).size)
+    return pixels[:, h0:h1, w0:w1].tobytes()
+
+
+def check_windows(plan: PlanFile, windows: dict[int, Window], tmp: Path) -> None:
+    """Run the plan on whole tensors, then with `windows` (every model output among them): each
+    output must be exactly the window of its whole-tensor result."""
     x = random_inputs(plan, 9)
-    whole = run_windows(plan, x, {}, tmp_path)
+    whole = run_windows(plan, x, {}, tmp)
     assert whole.returncode == 0, whole.stderr.decode()
-    full = (tmp_path / "out.bin").read_bytes()
-    maps = [t for t in (*plan.inputs, *plan.outputs) if plan.tensors[t].shape == MAP]
-    rows = [t for t in plan.inputs if plan.tensors[t].shape == (1, C, 1, W)]
-    windows = {t: WINDOW for t in maps} | {t: ROW_WINDOW for t in rows}
-    windowed = run_windows(plan, x, windows, tmp_path)
+    full = (tmp / "out.bin").read_bytes()
+    windowed = run_windows(plan, x, windows, tmp)
     assert windowed.returncode == 0, windowed.stderr.decode()
-    got, pos, at = (tmp_path / "out.bin").read_bytes(), 0, 0
-    h0, h1, w0, w1 = WINDOW
+    got, pos, at = (tmp / "out.bin").read_bytes(), 0, 0
     for o in plan.outputs:
         t = plan.tensors[o]
-        item = DType(t.dtype).size
-        y = np.frombuffer(full, np.uint8, t.nbytes, pos).reshape(H, W, C * item)
-        n = (h1 - h0) * (w1 - w0) * C * item
-        assert got[at : at + n] == y[h0:h1, w0:w1].tobytes(), f"{plan.ops[plan.outputs.index(o)].name}"
-        pos, at = pos + t.nbytes, at + n
+        want = window_of(full[pos : pos + t.nbytes], t, windows[o])
+        assert got[at : at + len(want)] == want, next(op.name for op in plan.ops if o in op.outputs)
+        pos, at = pos + t.nbytes, at + len(want)
     assert (pos, at) == (len(full), len(got))
 
 
+@pytest.mark.parametrize("name", list(PLANS))
+def test_elementwise_kernels_compute_exactly_the_window(name: str, tmp_path: Path) -> None:
+    plan = PLANS[name]
+    maps = [t for t in (*plan.inputs, *plan.outputs) if plan.tensors[t].shape == MAP]
+    rows = [t for t in plan.inputs if plan.tensors[t].shape == (1, C, 1, W)]
+    check_windows(plan, {t: WINDOW for t in maps} | {t: ROW_WINDOW for t in rows}, tmp_path)
+
+
+def channelwise_plans() -> dict[str, PlanFile]:
+    """The channel-wise ops of the 2-D list on maps: concat of 2 and 3 inputs of different channel
+    counts along the channels (int8: one input quantized otherwise, so requantized) and along the
+    batch, float32 and int8; batch norm; LRN of a narrow and a wide channel window."""
+    rng = np.random.default_rng(5)
+    plans = {}
+    for dtype in (DType.F32, DType.I8):
+        b = Builder(dtype)
+        a = b.activation("a", (1, 2, H, W), quant=1 if dtype == DType.I8 else None)
+        c = b.activation("c", (1, 4, H, W))
+        b.op(OpType.CONCAT, (b.x, a), shape=(1, C + 2, H, W), axis=-1)  # runtime axis -1: C
+        b.op(OpType.CONCAT, (a, c, b.x), shape=(1, 2 + 4 + C, H, W), axis=3)
+        b.op(OpType.CONCAT, (b.x, b.x), shape=(2, C, H, W), axis=0)  # along the batch
+        plans[f"concat_{dtype.name}"] = b.plan()
+    b = Builder(DType.F32)
+    vectors = tuple(b.constant(name, (C,), rng) for name in ("scale", "bias", "mean", "var"))
+    b.op(OpType.BATCH_NORM, (b.x, *vectors), epsilon=1e-3)
+    plans["batch_norm"] = b.plan()
+    b = Builder(DType.F32)
+    wide = b.activation("wide", (1, 8, H, W))
+    b.op(OpType.LRN, (b.x,), kernel_h=3, alpha=0.3, beta=0.75, epsilon=1.0)
+    b.op(OpType.LRN, (wide,), shape=(1, 8, H, W), kernel_h=5, alpha=0.5, beta=0.6, epsilon=2.0)
+    plans["lrn"] = b.plan()
+    return plans
+
+
+CHANNELWISE = channelwise_plans()
+
+
+@pytest.mark.parametrize("inputs", [WINDOW, HALO], ids=["same_window", "inputs_with_halo"])
+@pytest.mark.parametrize("name", list(CHANNELWISE))
+def test_channelwise_kernels_compute_exactly_the_window(name: str, inputs: Window, tmp_path: Path) -> None:
+    """Each result's window from inputs holding that window, or more of every map."""
+    plan = CHANNELWISE[name]
+    check_windows(plan, {t: inputs for t in plan.inputs} | {t: WINDOW for t in plan.outputs}, tmp_path)
+
+
 def refusing_plans() -> dict[str, PlanFile]:
-    """Kernels that need whole rows: each must refuse a window of columns."""
-    rng = np.random.default_rng(4)
+    """Kernels that need whole rows on a window of columns: softmax, and a concat along H or W
+    (runtime axes 1 and 2: a window of the result is not a window of each input)."""
     plans = {}
     for dtype in (DType.F32, DType.I8):
         b = Builder(dtype)
         b.op(OpType.SOFTMAX, (b.x,), axis=-1)
         plans[f"softmax_{dtype.name}"] = b.plan()
-        b = Builder(dtype)
-        b.tensors.append(Tensor("cat", dtype, (1, 2 * C, H, W), quant=0 if dtype == DType.I8 else None))
-        b.ops.append(Op(OpType.CONCAT, "concat", (b.x, b.x), (len(b.tensors) - 1,), axis=-1))  # runtime axis: C
-        plans[f"concat_{dtype.name}"] = b.plan()
-    b = Builder(DType.F32)
-    vectors = tuple(b.constant(name, (C,), rng) for name in ("scale", "bias", "mean", "var"))
-    b.op(OpType.BATCH_NORM, (b.x, *vectors))
-    plans["batch_norm"] = b.plan()
+        for axis, shape in ((1, (1, C, 2 * H, W)), (2, (1, C, H, 2 * W))):
+            b = Builder(dtype)
+            b.op(OpType.CONCAT, (b.x, b.x), shape=shape, axis=axis)
+            plans[f"concat_{'hw'[axis - 1]}_{dtype.name}"] = b.plan()
     return plans
 
 
 REFUSING = refusing_plans()
 
 
+def assert_refused(plan: PlanFile, windows: dict[int, Window], tmp: Path) -> None:
+    """The plan runs on whole tensors, and its kernel refuses `windows` (run_ops exits 3)."""
+    x = random_inputs(plan, 9)
+    assert run_windows(plan, x, {}, tmp).returncode == 0  # whole tensors: fine
+    res = run_windows(plan, x, windows, tmp)
+    assert res.returncode == 3 and "not resident" in res.stderr.decode(), res.stderr.decode()
+
+
 @pytest.mark.parametrize("name", list(REFUSING))
 def test_other_kernels_refuse_a_window(name: str, tmp_path: Path) -> None:
     plan = REFUSING[name]
-    x = random_inputs(plan, 9)
-    assert run_windows(plan, x, {}, tmp_path).returncode == 0  # whole tensors: fine
-    res = run_windows(plan, x, {t: WINDOW for t in (*plan.inputs, *plan.outputs)}, tmp_path)
-    assert res.returncode == 3 and "not resident" in res.stderr.decode(), res.stderr.decode()
+    assert_refused(plan, {t: WINDOW for t in (*plan.inputs, *plan.outputs)}, tmp_path)
+
+
+@pytest.mark.parametrize("name", list(CHANNELWISE))
+def test_channelwise_kernels_refuse_an_input_short_of_the_window(name: str, tmp_path: Path) -> None:
+    """An input lacking a pixel of the result's window: refused, never read out of bounds."""
+    plan = CHANNELWISE[name]
+    assert_refused(plan, {t: SHORT for t in plan.inputs} | {t: WINDOW for t in plan.outputs}, tmp_path)

@@ -862,10 +862,11 @@ def _band_peak(*sizes: int) -> int:
 
 
 def pool_plan(op_type: OpType, dtype: DType, tile_h: int | None, acc_bytes: int | None = None,
-              relu_first: bool = False, tile_w: int | None = None) -> PlanFile:
+              relu_first: bool = False, tile_w: int | None = None, tile_c: int | None = None) -> PlanFile:
     """x -> [relu ->] global pool, one stage: in reduction tiles of `tile_h` input rows (None:
-    untiled), cut into `tile_w` columns if given. An int8 max keeps x's parameters (its result
-    is a plain max of the bytes), a mean requantizes to its own."""
+    untiled), cut into `tile_w` columns and run in blocks of `tile_c` channels if given. An
+    int8 max keeps x's parameters (its result is a plain max of the bytes), a mean requantizes
+    to its own."""
     item = DType(dtype).size
     quants = [X_Q, AVG_Q] if dtype == DType.I8 else []
     y_q = (0 if op_type == OpType.GLOBAL_MAX else 1) if quants else None
@@ -876,16 +877,21 @@ def pool_plan(op_type: OpType, dtype: DType, tile_h: int | None, acc_bytes: int 
         t.append(Tensor("relu", dtype, POOL_X, quant=x_q))
         ops = [Op(OpType.RELU, "relu", (0,), (2,)), Op(op_type, "pool", (2,), (1,))]
     row = POOL_X[1] * POOL_X[3] * item
-    need = POOL_X[0] * POOL_X[1] * ACC_PER_CHANNEL[(op_type, dtype)]
+    need = POOL_X[0] * (tile_c or POOL_X[1]) * ACC_PER_CHANNEL[(op_type, dtype)]
     acc = need if acc_bytes is None else acc_bytes
     flags = FileFlag.QUANTIZED if quants else FileFlag(0)
     if tile_h is None:
         stage = Stage(tuple(range(len(ops))), (0,), (1,), peak=_band_peak(*[row * 7] * len(ops), row))
         return PlanFile("pool", t, ops, [stage], (0,), (1,), quant_params=quants, flags=flags)
     band = row * tile_h if tile_w is None else POOL_X[1] * tile_w * item * tile_h
-    peak = _band_peak(acc, *[band] * len(ops), POOL_Y[1] * item)
+    # live at once: the accumulator, and x's and relu's bands at the relu, relu's band and the
+    # output at the pool (x's band is released after the relu)
+    out = POOL_Y[1] * item
+    peak = _band_peak(acc, band, band) if relu_first and align_up(band) >= align_up(out) else _band_peak(acc, band, out)
     cols = {} if tile_w is None else {"tile_w": tile_w, "num_tiles_w": -(-POOL_X[3] // tile_w), "out_w": POOL_X[3]}
-    tp = TilePlan(tile_h, -(-POOL_X[2] // tile_h), 0, POOL_X[2], peak, reduce_op=len(ops) - 1, acc_bytes=acc, **cols)
+    blocks = {} if tile_c is None else {"tile_c": tile_c, "num_tiles_c": -(-POOL_X[1] // tile_c)}
+    tp = TilePlan(tile_h, -(-POOL_X[2] // tile_h), 0, POOL_X[2], peak, reduce_op=len(ops) - 1, acc_bytes=acc,
+                  **cols, **blocks)  # fmt: skip
     stage = Stage(tuple(range(len(ops))), (0,), (1,), peak=peak, tile_plan=0)
     return PlanFile("pool", t, ops, [stage], (0,), (1,), [tp], quant_params=quants, flags=flags)
 
@@ -980,6 +986,41 @@ def test_reduction_tiles_cut_along_w_give_the_untiled_bytes(op_type: OpType, dty
         assert s["total_tiles"] == POOL_X[2] * -(-POOL_X[3] // tile_w)
         assert s["loads_bytes"] == x.nbytes and s["spills_bytes"] == plan.tensors[1].nbytes
         assert s["slow_overflow_count"] == 0 and s["fast_peak"] == tp.peak
+
+
+@pytest.mark.parametrize("shape", [(7, None, 1), (3, None, 2), (1, 4, 3), (1, 1, 4), (2, None, 5)],
+                         ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("dtype", [DType.F32, DType.I8], ids=["f32", "i8"])
+@pytest.mark.parametrize("op_type", [OpType.GLOBAL_AVG, OpType.GLOBAL_MAX], ids=["avg", "max"])
+def test_reduction_tiles_in_channel_blocks_give_the_untiled_bytes(
+    op_type: OpType, dtype: DType, shape: tuple[int, int | None, int], tmp_path: Path
+) -> None:  # fmt: skip
+    """Channel blocks of tile_c of the C = 5 channels (the last block narrower unless tile_c
+    divides 5), each running every (tile_h x tile_w) tile with an accumulator of that block only:
+    the untiled bytes, the input loaded once a block, each output channel spilled once, the arena
+    as planned."""
+    tile_h, tile_w, tile_c = shape
+    x = pool_input(dtype)
+    untiled = host_run(pool_plan(op_type, dtype, None), x, tmp_path)
+    assert untiled.code == 0, untiled.error
+    plan = pool_plan(op_type, dtype, tile_h, tile_w=tile_w, tile_c=tile_c)
+    tp = plan.tile_plans[0]
+    tiled = host_run(plan, x, tmp_path, fast=tp.peak)
+    assert tiled.code == 0, tiled.error
+    assert tiled.out == untiled.out
+    blocks = -(-POOL_X[1] // tile_c)
+    s = tiled.stats
+    assert s["total_tiles"] == blocks * tp.num_tiles * tp.num_tiles_w
+    assert s["loads_bytes"] == blocks * x.nbytes and s["spills_bytes"] == plan.tensors[1].nbytes
+    assert s["slow_overflow_count"] == 0 and s["fast_peak"] == tp.peak
+
+
+def test_channel_block_accumulator_smaller_than_the_block_needs(tmp_path: Path) -> None:
+    """The accumulator must hold the block's channels: one byte short, the kernel refuses."""
+    need = 2 * ACC_PER_CHANNEL[(OpType.GLOBAL_AVG, DType.F32)]
+    res = host_run(pool_plan(OpType.GLOBAL_AVG, DType.F32, 7, acc_bytes=need - 1, tile_c=2), pool_input(DType.F32),
+                   tmp_path)  # fmt: skip
+    assert res.code == 1 and "op 0 'pool'" in res.error, res.error
 
 
 def test_reduction_tiles_cut_along_w_are_one_row_tall(tmp_path: Path) -> None:

@@ -273,7 +273,8 @@ def shape_ops() -> PlanFile:
 
 def reduction_tiles() -> PlanFile:
     """Reduction tiles: relu -> global_avg (float) and quantize -> global_max (int8), each global
-    pool accumulating over tiles of its input's rows; the relu is banded in the same stage."""
+    pool accumulating over tiles of its input's rows (the max in blocks of 2 of its 5 channels);
+    the relu is banded in the same stage."""
     q = [QuantParam((0.05,), (-3,)), QuantParam((0.04,), (7,))]
     t = [
         Tensor("x", F32, (1, 5, 7, 6)),
@@ -296,7 +297,8 @@ def reduction_tiles() -> PlanFile:
     # band peaks at TIGRIS_TENSOR_ALIGN 32: x and relu bands, the output, the accumulator
     tiles = [
         TilePlan(tile_h=3, num_tiles=3, halo=0, out_h=7, peak=384 + 384 + 32 + 64, reduce_op=1, acc_bytes=40),
-        TilePlan(tile_h=2, num_tiles=4, halo=0, out_h=7, peak=64 + 32 + 32, reduce_op=3, acc_bytes=20),
+        TilePlan(tile_h=2, num_tiles=4, halo=0, out_h=7, peak=64 + 32 + 32, reduce_op=3, acc_bytes=8, tile_c=2,
+                 num_tiles_c=3),  # channel blocks: 2 channels of int32 max a block
     ]
     return PlanFile("reduction_tiles", t, ops, stages, (0,), (2, 4), tiles, quant_params=q,
                     flags=FileFlag.QUANTIZED)

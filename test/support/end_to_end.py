@@ -178,6 +178,10 @@ def stat_mismatches(run: Run) -> list[str]:
     overflowed = got["slow_overflow_bytes"]
     if (got["slow_overflow_count"] > 0) != (run.predicted.overflow > 0):
         return [*out, f"overflow: {got['slow_overflow_count']} tensors, predicted {run.predicted.overflow} bytes over"]
+    reserved = int.from_bytes(run.c.plan_bytes[24:28], "little")  # header fast_reserved (LZ4 blocks)
+    fast_peak = run.predicted.scheduled_peak + -(-reserved // run.predicted.align) * run.predicted.align
+    if not got["slow_overflow_count"] and got["fast_peak"] != fast_peak:
+        out.append(f"fast_peak {got['fast_peak']} != predicted {fast_peak} (the plan's peak + fast_reserved)")
     if overflowed:
         within = {
             "spills_bytes": want["spills_bytes"] - overflowed <= got["spills_bytes"] <= want["spills_bytes"],
@@ -186,9 +190,10 @@ def stat_mismatches(run: Run) -> list[str]:
         out = [m for m in out if not within.get(m.split()[0], False)]
     tiles = run.c.plan.tile_plans
     emitted = [(t.tile_h, t.num_tiles, t.halo, t.out_h, t.peak, t.chain, t.acc_bytes, t.tile_w, t.num_tiles_w,
-                t.halo_w, t.out_w) for t in (tiles[s.tile_plan] for s in run.c.plan.stages if s.tile_plan is not None)]
+                t.halo_w, t.out_w, t.tile_c, t.num_tiles_c)
+               for t in (tiles[s.tile_plan] for s in run.c.plan.stages if s.tile_plan is not None)]
     planned = [(t.tile_h, t.num_tiles, t.halo, t.out_h, t.peak, t.chain, t.acc, t.tile_w, t.num_tiles_w, t.halo_w,
-                t.out_w) for t in (sp.tile for sp in run.predicted.stages if sp.tile is not None)]
+                t.out_w, t.tile_c, t.num_tiles_c) for t in (sp.tile for sp in run.predicted.stages if sp.tile is not None)]
     if emitted != planned or len(run.c.plan.stages) != len(run.predicted.stages):
         out.append("the .tgrs stages and tile plans are not the compiled module's")
     return out

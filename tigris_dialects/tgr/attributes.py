@@ -238,7 +238,9 @@ class MemoryAttr(_IntFieldsAttr):
             raise VerifyException("#tgr.memory needs peak >= 0 and a power-of-two align")
 
 
-_TILE_PLAN_OPTIONAL: dict[str, object] = {"acc": 0, "tile_w": 0, "num_tiles_w": 1, "halo_w": 0, "out_w": 0}
+_TILE_PLAN_OPTIONAL: dict[str, object] = {
+    "acc": 0, "tile_w": 0, "num_tiles_w": 1, "halo_w": 0, "out_w": 0, "tile_c": 0, "num_tiles_c": 1,
+}  # fmt: skip
 """#tgr.tile_plan fields that may be left out of the text, with the value they then have."""
 
 
@@ -259,8 +261,13 @@ class TilePlanAttr(_IntFieldsAttr):
     out_w output columns, halo_w extra input columns each (a lone stage, no chain). tile_w 0 is
     full-width rows. Reduction tiles may be cut along W too, one row tall (tile_h 1, halo_w 0:
     the tiles then visit the input's pixels in row-major order, as the untiled op sums them, so
-    the result stays bit-identical); out_w is then the input's width. acc and the 2-D fields
-    are printed only when they differ from that default."""
+    the result stays bit-identical); out_w is then the input's width.
+
+    tile_c > 0 (reduction tiles only) runs them in num_tiles_c blocks of tile_c channels of the
+    op's input, outermost: the accumulator holds one block (acc is its size) and every block
+    runs all the row (and column) tiles; the input is read once per block. tile_c 0 is all
+    channels. acc and the 2-D and channel fields are printed only when they differ from that
+    default."""
 
     name = "tgr.tile_plan"
     tile_h: IntAttr
@@ -274,6 +281,8 @@ class TilePlanAttr(_IntFieldsAttr):
     num_tiles_w: IntAttr
     halo_w: IntAttr
     out_w: IntAttr
+    tile_c: IntAttr
+    num_tiles_c: IntAttr
 
     def print_parameters(self, printer: Printer) -> None:
         fields = zip(self._field_names(), self.parameters, strict=True)
@@ -308,6 +317,10 @@ class TilePlanAttr(_IntFieldsAttr):
             raise VerifyException("#tgr.tile_plan acc must be >= 0; reduction tiles (acc > 0) have chain -1, halo 0")
         if self.acc.data > self.peak.data:
             raise VerifyException("#tgr.tile_plan acc is part of peak: it cannot exceed it")
+        tc, nc = self.tile_c.data, self.num_tiles_c.data
+        if tc < 0 or nc < 1 or (tc == 0 and nc != 1) or (tc > 0 and not self.acc.data):
+            raise VerifyException("#tgr.tile_plan: channel blocks (tile_c > 0) are for reduction tiles; "
+                                  "without them num_tiles_c is 1")  # fmt: skip
         tw, nw, hw, ow = (p.data for p in (self.tile_w, self.num_tiles_w, self.halo_w, self.out_w))
         if tw == 0:
             if (nw, hw, ow) != (1, 0, 0):

@@ -2,9 +2,11 @@
 
 They move stored values and compute nothing, so they run on elements of any size, and an int8
 tensor keeps its parameters through them (requantized only when the result's differ, like
-tgr.transpose). All three are structural: a band of output rows is in general not a band of
-input rows (a slice with a step or a gather along H reorders rows, a tile along H repeats them),
-and correctness comes first; the planner gives them the whole tensor.
+tgr.transpose). A band of output rows is in general not a band of input rows (a slice with a
+step or a gather along H reorders rows, a tile along H repeats them), so they are structural and
+the planner gives them the whole tensor; but a slice or a constant-index gather along the channel
+axis only (ShuffleNet's split and channel shuffle) keeps every pixel where it is and is
+channel-wise (`ChannelPickTileCategory`): its kernels run on row bands and 2-D windows.
 
 Per-axis properties are in model (NCHW) order, resolved at conversion (ONNX's clamping of Slice
 bounds, negative gather indices); the records carry slice and tile parameters in the runtime's
@@ -33,9 +35,10 @@ from tigris.dialects.shapes import expect_shape, ints, normalize_axis, shape_of
 from tigris.dialects.syntax import PositionalSyntax
 from tigris.dialects.tgr.record_fields import Fields, to_runtime
 from tigris.dialects.tgr.runtime_enums import OpType
-from tigris.dialects.tgr.traits import RuntimeOp, TileCategory, TileKind
+from tigris.dialects.tgr.traits import ChannelPickTileCategory, RuntimeOp, TileCategory, TileKind
 
 _STRUCTURAL = (Pure(), TileCategory(TileKind.STRUCTURAL))
+_CHANNEL_PICK = (Pure(), ChannelPickTileCategory())
 
 
 @irdl_op_definition
@@ -50,7 +53,7 @@ class SliceOp(PositionalSyntax):
     output = result_def(TensorType)
     starts = prop_def(DenseArrayBase)
     steps = prop_def(DenseArrayBase)
-    traits = traits_def(*_STRUCTURAL, RuntimeOp(OpType.SLICE))
+    traits = traits_def(*_CHANNEL_PICK, RuntimeOp(OpType.SLICE))
 
     def verify_(self) -> None:
         x, y = shape_of(self.input), shape_of(self.output)
@@ -85,7 +88,7 @@ class GatherOp(PositionalSyntax):
     output = result_def(TensorType)
     axis = prop_def(IntegerAttr[I64])
     indices = opt_prop_def(DenseArrayBase)
-    traits = traits_def(*_STRUCTURAL, RuntimeOp(OpType.GATHER))
+    traits = traits_def(*_CHANNEL_PICK, RuntimeOp(OpType.GATHER))
 
     def verify_(self) -> None:
         x, y = shape_of(self.input), shape_of(self.output)

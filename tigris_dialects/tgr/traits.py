@@ -74,6 +74,37 @@ class ConcatTileCategory(TileCategory):
 
 
 @dataclass(frozen=True)
+class ChannelPickTileCategory(TileCategory):
+    """A slice or gather that picks along the channel axis only (a ShuffleNet split, a folded
+    channel shuffle) is channel-wise: every pixel of the output is the same pixel of the input,
+    so a band of rows, or a 2-D window, of the output is the same band or window of the input.
+    Anything else is structural: a slice with a start, step or count of its own along another
+    axis moves or drops rows, a gather along another axis (or with run-time indices, which can
+    change the rank) reorders them.
+
+    The op's properties are in model (NCHW) order whatever the stored layout (the records are
+    converted at emission), so no `layout` needs minding here, unlike ConcatTileCategory. A
+    slice is recognized by its `starts`/`steps`, a gather by its constant `indices` and `axis`."""
+
+    kind: TileKind = TileKind.CHANNELWISE
+
+    def kind_for(self, op: Operation, spatial_axis: int = 0) -> TileKind:
+        return self.kind if picks_channels_only(op) else TileKind.STRUCTURAL
+
+
+def picks_channels_only(op: Operation) -> bool:
+    """Whether a one-operand slice / gather `op` changes only axis 1 (C) of a rank >= 2 tensor."""
+    x = op.operands[0].type.get_shape()  # type: ignore[union-attr]
+    y = op.results[0].type.get_shape()  # type: ignore[union-attr]
+    if len(x) < 2 or len(x) != len(y) or len(op.operands) != 1:
+        return False
+    starts, steps = _ints(op, "starts"), _ints(op, "steps")
+    if starts is not None and steps is not None:
+        return all(a == 1 or (starts[a], steps[a], x[a]) == (0, 1, y[a]) for a in range(len(x)))
+    return _ints(op, "indices") is not None and int_prop(op, "axis", 0) % len(x) == 1
+
+
+@dataclass(frozen=True)
 class Window:
     """One spatial op along H: output row r reads input rows r*stride - pad_begin + k*dilation."""
 

@@ -120,7 +120,7 @@ def _group_live(plan: Plan, run: list[StagePlan]) -> list[int]:
     stages = [sp.stage for sp in run]
     sizes_per_stage: list[dict[int, int] | None] = [None]
     if tile is not None:
-        sizes_per_stage = list(group_band_sizes(graph, stages, tile))
+        sizes_per_stage = list(group_band_sizes(graph, stages, tile, plan.align))
     acc = align_up(tile.acc, plan.align) if tile is not None else 0
     live: list[int] = []
     for stage, sizes in zip(stages, sizes_per_stage):

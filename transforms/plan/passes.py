@@ -82,9 +82,7 @@ def plan_align(func: FuncOp) -> int:
     return memory.align.data if memory is not None else DEFAULT_ALIGN
 
 
-_TILE_FIELDS = (
-    "tile_h", "num_tiles", "halo", "out_h", "peak", "chain", "acc", "tile_w", "num_tiles_w", "halo_w", "out_w"
-)
+_TILE_FIELDS = TilePlanAttr._field_names()  # noqa: SLF001 (the attribute's own list)
 """The fields of the planner's `TilePlan` and of `#tgr.tile_plan`, in the attribute's order."""
 
 

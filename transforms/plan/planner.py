@@ -20,7 +20,7 @@ from tigris.transforms.plan.graph import PlanGraph, PlanStep
 from tigris.transforms.plan.memory import align_up, timeline
 from tigris.transforms.plan.temporal import Stage, make_stage, partition_temporal
 from tigris.transforms.plan.tiling import (
-    TilePlan, band_peak, band_rows, chain_links, is_tileable, plan_chain, plan_reduction, plan_spatial,
+    TilePlan, chain_links, is_tileable, plan_chain, plan_reduction, plan_spatial, tiles_peak,
     computed_elements, is_tileable_2d, reduction_peak, reduction_step, tile_peak_2d, tile_reads,
 )
 
@@ -128,8 +128,8 @@ def measure(plan: Plan) -> None:
         first, last = stages[0], stages[-1]
         plan.traffic.written += sum(g.tensors[t].nbytes for t in last.outputs)
         tile = group[0].tile
-        if tile is None or tile.reduces:  # reduction tiles read each input row exactly once
-            plan.traffic.read += sum(g.tensors[t].nbytes for t in first.inputs)
+        if tile is None or tile.reduces:  # reduction tiles read each input row once a channel block
+            plan.traffic.read += sum(g.tensors[t].nbytes for t in first.inputs) * (tile.num_tiles_c if tile else 1)
             continue
         plan.traffic.read += tile_reads(g, stages, tile)
         for step, (computed, total) in computed_elements(g, stages, tile).items():
@@ -144,18 +144,18 @@ def total_macs(graph: PlanGraph) -> int:
 def op_needs(graph: PlanGraph, align: int) -> list[int]:
     """Per step, the smallest arena in which that op runs on its own, tiled to one-row bands (of
     its output, or of its input for a reduction) or 1 x 1 tiles (of its output, or of its
-    input for a reduction) where it can be."""
+    input for a reduction, in blocks of one channel) where it can be."""
     needs = []
     for step in graph.steps:
         stage = make_stage(graph, 0, step.index, step.index, align)
         need = stage.peak
         if is_tileable(graph, stage):
-            need = min(need, band_peak(graph, stage, band_rows(graph, stage, 1), align))
+            need = min(need, tiles_peak(graph, [stage], 1, align))
         if is_tileable_2d(graph, stage):
             need = min(need, tile_peak_2d(graph, stage, 1, 1, align))
         if reduction_step(graph, stage) is not None:
             one_pixel = 1 if has_axis(graph.tensors[step.inputs[0]], Axis.W) else None
-            need = min(need, reduction_peak(graph, stage, step, 1, align, one_pixel))
+            need = min(need, reduction_peak(graph, stage, step, 1, align, one_pixel, channels=1))
         needs.append(need)
     return needs
 

@@ -40,6 +40,8 @@ class TilePlan:
     num_tiles_w: int = 1  # 2-D tiles: tiles along W; a stage runs num_tiles x num_tiles_w tiles
     halo_w: int = 0  # 2-D tiles: extra input columns (receptive field along W - 1)
     out_w: int = 0  # 2-D tiles: output columns the tiles cover
+    tile_c: int = 0  # reduction tiles in channel blocks: input channels per block; 0: all
+    num_tiles_c: int = 1  # reduction tiles: channel blocks (outermost), each reading the whole input
 
     @property
     def reduces(self) -> bool:
@@ -51,7 +53,7 @@ class TilePlan:
 
     @property
     def total_tiles(self) -> int:
-        return self.num_tiles * self.num_tiles_w
+        return self.num_tiles * self.num_tiles_w * self.num_tiles_c
 
 
 def receptive_field(windows: list[Window]) -> int:
@@ -129,10 +131,10 @@ def plan_spatial(graph: PlanGraph, stage: Stage, budget: int, align: int) -> Til
     height = out_height(graph, stage)
     halo = receptive_field(stage_windows(graph, [stage])) - 1
     tile_h = min(height, max(1, budget * height // max(stage.peak, 1) - halo))
-    peak = band_peak(graph, stage, band_rows(graph, stage, tile_h), align)
+    peak = tiles_peak(graph, [stage], tile_h, align)
     while tile_h > 1 and peak > budget:
         tile_h -= 1
-        peak = band_peak(graph, stage, band_rows(graph, stage, tile_h), align)
+        peak = tiles_peak(graph, [stage], tile_h, align)
     strips = TilePlan(tile_h, math.ceil(height / tile_h), halo, height, peak)
     if peak <= budget:
         return strips
@@ -201,8 +203,28 @@ def plan_2d(graph: PlanGraph, stage: Stage, budget: int, align: int) -> TilePlan
 
 def tile_peak_2d(graph: PlanGraph, stage: Stage, tile_h: int, tile_w: int, align: int) -> int:
     """The band peak of tile_h x tile_w output tiles of a stage."""
-    rows, cols = band_rows(graph, stage, tile_h), band_rows(graph, stage, tile_w, axis=Axis.W)
-    return band_peak(graph, stage, rows, align, cols)
+    return tiles_peak(graph, [stage], tile_h, align, tile_w)
+
+
+def tiles_peak(graph: PlanGraph, stages: list[Stage], tile_h: int, align: int, tile_w: int = 0) -> int:
+    """The arena the tiles of `tile_h` output rows (x `tile_w` columns; 0: full width) of a
+    stage or a chain need: the largest timeline peak over the tiles, each tensor cut to its
+    exact range in that tile (`bands.axis_tile_ranges`, the runtime's rule). Edge tiles read
+    fewer rows than `band_rows`' bound (the window is clamped to the map), so two tiles may
+    both be smaller than it: the peak predicted is the one the runtime reaches. Tiles with the
+    same extents share a timeline: a handful per call."""
+    rows = _distinct_extents(axis_tile_ranges(graph, stages, tile_h, Axis.H))
+    cols = _distinct_extents(axis_tile_ranges(graph, stages, tile_w, Axis.W)) if tile_w else [None]
+    return max(band_peak(graph, st, r, align, c) for r in rows for c in cols for st in stages)
+
+
+def _distinct_extents(bands: list[dict[int, tuple[int, int]]]) -> list[dict[int, int]]:
+    """The different per-tensor extents (end - start) among the tiles' ranges."""
+    seen: dict[tuple[tuple[int, int], ...], dict[int, int]] = {}
+    for band in bands:
+        extents = {t: end - start for t, (start, end) in band.items()}
+        seen.setdefault(tuple(sorted(extents.items())), extents)
+    return list(seen.values())
 
 
 def tile_reads(graph: PlanGraph, stages: list[Stage], tile: TilePlan) -> int:
@@ -255,7 +277,7 @@ def plan_chain(graph: PlanGraph, stages: list[Stage], budget: int, align: int, c
     height = out_height(graph, stages[-1])
 
     def peak(rows_out: int) -> int:
-        return max(band_peak(graph, st, r, align) for st, r in zip(stages, chain_rows(graph, stages, rows_out)))
+        return tiles_peak(graph, stages, rows_out, align)
 
     low = _largest_fitting(height, lambda rows: peak(rows) <= budget)
     halo = receptive_field(stage_windows(graph, stages)) - 1
@@ -274,41 +296,73 @@ def reduction_step(graph: PlanGraph, stage: Stage) -> PlanStep | None:
     return step if len(source.shape) >= 3 and source.height > 1 else None
 
 
-def reduction_peak(graph: PlanGraph, stage: Stage, step: PlanStep, rows: int, align: int, cols: int | None = None) -> int:
+def reduction_peak(
+    graph: PlanGraph, stage: Stage, step: PlanStep, rows: int, align: int, cols: int | None = None,
+    channels: int | None = None,
+) -> int:  # fmt: skip
     """Arena bytes of one reduction tile of `rows` input rows (of `cols` columns; None: whole
     rows): the band of the input, the whole (one-row) output and the accumulator, which stays
-    for every tile."""
+    for every tile; in channel blocks of `channels` (None: all), the accumulator holds a block."""
     band = {step.inputs[0]: rows, **{t: graph.tensors[t].height for t in step.outputs}}
-    assert step.acc_bytes is not None
     widths = None if cols is None else {step.inputs[0]: cols}
-    return band_peak(graph, stage, band, align, widths) + align_up(step.acc_bytes, align)
+    return band_peak(graph, stage, band, align, widths) + align_up(block_acc(graph, step, channels), align)
+
+
+def block_acc(graph: PlanGraph, step: PlanStep, channels: int | None) -> int:
+    """Accumulator bytes of a reducing step for a block of `channels` input channels (None: all):
+    the accumulator keeps the same state per (batch item, channel)."""
+    assert step.acc_bytes is not None
+    if channels is None:
+        return step.acc_bytes
+    return step.acc_bytes // graph.tensors[step.inputs[0]].shape[1] * channels
 
 
 def plan_reduction(graph: PlanGraph, stage: Stage, budget: int, align: int) -> TilePlan | None:
-    """Reduction tiles of the largest height that fits (fewest tiles: the input is read once
-    whatever the height, so nothing else differs); if not even one row fits, one-row tiles of
-    the most columns that fit (one row tall, so the pixels are still summed in row-major order,
-    bit-identical to the untiled op). None if the stage cannot reduce over tiles. If not even
-    one pixel fits, the one-row plan is returned and the caller runs the stage normally, as
+    """Reduction tiles reading the input once if they can: of the largest height that fits
+    (fewest tiles; the input is read once whatever the height), else one row tall and as many
+    columns as fit (one row tall, the pixels are still summed in row-major order, bit-identical
+    to the untiled op). If not even one pixel fits beside the whole accumulator, channel blocks:
+    the fewest blocks whose accumulator fits beside one pixel (each block reads the whole input
+    again), then the largest tiles at that block. None if the stage cannot reduce over tiles;
+    if nothing fits, the one-row plan is returned and the caller runs the stage normally, as
     `plan_spatial` does."""
     step = reduction_step(graph, stage)
     if step is None:
         return None
-    assert step.acc_bytes is not None
+    source = graph.tensors[step.inputs[0]]
+    whole = _reduction_tiles(graph, stage, step, budget, align, None)
+    channels = source.shape[1]
+    if whole.peak <= budget or channels == 1:
+        return whole
+    pixel = 1 if has_axis(source, Axis.W) else None
+    block = _largest_fitting(channels, lambda c: reduction_peak(graph, stage, step, 1, align, pixel, c) <= budget)
+    if reduction_peak(graph, stage, step, 1, align, pixel, block) > budget:
+        return whole
+    return _reduction_tiles(graph, stage, step, budget, align, block)
+
+
+def _reduction_tiles(graph: PlanGraph, stage: Stage, step: PlanStep, budget: int, align: int,
+                     channels: int | None) -> TilePlan:  # fmt: skip
+    """The largest reduction tiles that fit at a channel block (None: all channels): the most
+    rows, else one row of the most columns; one row (the smallest) if none fits."""
     source = graph.tensors[step.inputs[0]]
     height = source.height
-    low = _largest_fitting(height, lambda rows: reduction_peak(graph, stage, step, rows, align) <= budget)
-    peak = reduction_peak(graph, stage, step, low, align)
-    rows = TilePlan(low, math.ceil(height / low), 0, height, peak, acc=step.acc_bytes)
-    if peak <= budget or not has_axis(source, Axis.W):
+    acc = block_acc(graph, step, channels)
+    blocks = {} if channels is None else {"tile_c": channels, "num_tiles_c": math.ceil(source.shape[1] / channels)}
+
+    def peak(rows: int, cols: int | None = None) -> int:
+        return reduction_peak(graph, stage, step, rows, align, cols, channels)
+
+    low = _largest_fitting(height, lambda rows: peak(rows) <= budget)
+    rows = TilePlan(low, math.ceil(height / low), 0, height, peak(low), acc=acc, **blocks)
+    if rows.peak <= budget or not has_axis(source, Axis.W):
         return rows
     width = extent(source, Axis.W)
-    cols = _largest_fitting(width, lambda c: reduction_peak(graph, stage, step, 1, align, c) <= budget)
-    peak = reduction_peak(graph, stage, step, 1, align, cols)
-    if peak > budget:
+    cols = _largest_fitting(width, lambda c: peak(1, c) <= budget)
+    if peak(1, cols) > budget:
         return rows
-    return TilePlan(1, height, 0, height, peak, acc=step.acc_bytes, tile_w=cols, num_tiles_w=math.ceil(width / cols),
-                    out_w=width)  # fmt: skip
+    return TilePlan(1, height, 0, height, peak(1, cols), acc=acc, tile_w=cols, num_tiles_w=math.ceil(width / cols),
+                    out_w=width, **blocks)  # fmt: skip
 
 
 def _largest_fitting(size: int, fits: Callable[[int], bool]) -> int:
@@ -324,19 +378,23 @@ def _largest_fitting(size: int, fits: Callable[[int], bool]) -> int:
     return low
 
 
-def group_band_sizes(graph: PlanGraph, stages: list[Stage], tile: TilePlan) -> list[dict[int, int]]:
+def group_band_sizes(graph: PlanGraph, stages: list[Stage], tile: TilePlan, align: int) -> list[dict[int, int]]:
     """Bytes per tensor of one band, per stage of a tiled group (a lone tiled stage, a chain, a
-    2-D tiled stage or a reduction stage): the sizes its `peak` was computed from (a reduction
-    adds its accumulator)."""
+    2-D tiled stage or a reduction stage): for each stage, the sizes of the tile its peak comes
+    from (`tiles_peak`: the largest over the tiles; a reduction adds its accumulator)."""
     if tile.reduces:
         step = graph.steps[stages[0].last]
         rows = {step.inputs[0]: tile.tile_h, **{t: graph.tensors[t].height for t in step.outputs}}
         cols = {step.inputs[0]: tile.tile_w} if tile.is_2d else {}
         return [{t: band_bytes(graph.tensors[t], r, cols.get(t)) for t, r in rows.items()}]
-    if tile.is_2d:
-        rows, cols = band_rows(graph, stages[0], tile.tile_h), band_rows(graph, stages[0], tile.tile_w, axis=Axis.W)
-        return [{t: band_bytes(graph.tensors[t], r, cols.get(t)) for t, r in rows.items()}]
-    return [{t: band_bytes(graph.tensors[t], r) for t, r in rows.items()} for rows in chain_rows(graph, stages, tile.tile_h)]
+    row_bands = _distinct_extents(axis_tile_ranges(graph, stages, tile.tile_h, Axis.H))
+    col_bands = _distinct_extents(axis_tile_ranges(graph, stages, tile.tile_w, Axis.W)) if tile.is_2d else [None]
+    out = []
+    for stage in stages:
+        rows, cols = max(((r, c) for r in row_bands for c in col_bands),
+                         key=lambda rc: band_peak(graph, stage, rc[0], align, rc[1]))  # noqa: B023
+        out.append({t: band_bytes(graph.tensors[t], r, None if cols is None else cols.get(t)) for t, r in rows.items()})
+    return out
 
 
 def computed_elements(graph: PlanGraph, stages: list[Stage], tile: TilePlan) -> dict[int, tuple[int, int]]:

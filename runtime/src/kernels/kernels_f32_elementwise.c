@@ -189,14 +189,15 @@ static int channel_vector(const tigris_plan_t *plan, const tigris_op_t *op, tigr
     return TIGRIS_KERNEL_OK;
 }
 
-/* Views of x and y for a normalization over channels (model axis 1: the view's c). */
-static int norm_views(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, int32_t min_rank,
-                      tigris_view_t *x, tigris_view_t *y) {
+/* Views of x and y for a normalization over channels (model axis 1: the view's c), either
+ * possibly a 2-D tile's window. */
+static int norm_window_views(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, int32_t min_rank,
+                             tigris_view_t *x, tigris_view_t *y) {
     uint16_t tx = tk_input(plan, op, 0), ty = tk_output(plan, op, 0);
     int err;
     if (tx == TIGRIS_NONE16 || ty == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
-    err = tk_f32_view(plan, mem, tx, x);
-    if (err == TIGRIS_KERNEL_OK) err = tk_f32_view(plan, mem, ty, y);
+    err = tk_f32_window_view(plan, mem, tx, x);
+    if (err == TIGRIS_KERNEL_OK) err = tk_f32_window_view(plan, mem, ty, y);
     if (err != TIGRIS_KERNEL_OK) return err;
     if (plan->tensors[tx].ndim < min_rank || plan->tensors[tx].ndim != plan->tensors[ty].ndim || x->n != y->n ||
         x->h != y->h || x->w != y->w || x->c != y->c)
@@ -204,30 +205,42 @@ static int norm_views(const tigris_plan_t *plan, const tigris_op_t *op, tigris_m
     return TIGRIS_KERNEL_OK;
 }
 
+/* norm_window_views for the kernels that walk whole rows: a window is TIGRIS_KERNEL_ERR_BAND. */
+static int norm_views(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, int32_t min_rank,
+                      tigris_view_t *x, tigris_view_t *y) {
+    int err = norm_window_views(plan, op, mem, min_rank, x, y);
+    if (err == TIGRIS_KERNEL_OK && (x->w_start != 0 || x->w_end != x->w || y->w_start != 0 || y->w_end != y->w))
+        return TIGRIS_KERNEL_ERR_BAND;
+    return err;
+}
+
+/* BATCH_NORM: each value by its channel's constants, so it computes exactly the pixels its
+ * output holds (a band of rows, or a 2-D tile's window) from the same pixels of x. */
 int tigris_f32_batch_norm(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                           void *user_ctx) {
     tigris_view_t x, y;
     const float *scale, *bias, *mean, *var;
-    int32_t n, r, c, i;
+    int32_t n, r, c, i, cols;
     int err;
     (void)op_index;
     (void)user_ctx;
 
-    err = norm_views(plan, op, mem, 2, &x, &y);
+    err = norm_window_views(plan, op, mem, 2, &x, &y);
     if (err == TIGRIS_KERNEL_OK) err = channel_vector(plan, op, mem, 1, x.c, &scale);
     if (err == TIGRIS_KERNEL_OK) err = channel_vector(plan, op, mem, 2, x.c, &bias);
     if (err == TIGRIS_KERNEL_OK) err = channel_vector(plan, op, mem, 3, x.c, &mean);
     if (err == TIGRIS_KERNEL_OK) err = channel_vector(plan, op, mem, 4, x.c, &var);
     if (err != TIGRIS_KERNEL_OK) return err;
+    if (!tk_view_covers(&x, &y)) return TIGRIS_KERNEL_ERR_BAND;
+    cols = y.w_end - y.w_start;
     for (n = 0; n < y.n; ++n) {
-        for (r = y.h_start; r < y.h_end; ++r) {
-            const float *xp = tk_f32_row(&x, n, r);
+        for (r = y.h_start; r < y.h_end; ++r) { /* x's pixels from column y.w_start on, laid out as y's */
+            const float *xp = (const float *)(const void *)tigris_view_px(&x, n, r, y.w_start);
             float *yp = tk_f32_row(&y, n, r);
-            if (xp == NULL) return TIGRIS_KERNEL_ERR_BAND;
             for (c = 0; c < x.c; ++c) { /* onnxruntime's folding: x * k + (bias - mean * k) */
                 const float k = 1.0f / sqrtf(var[c] + op->epsilon) * scale[c];
                 const float shift = bias[c] - mean[c] * k;
-                for (i = 0; i < x.w; ++i) {
+                for (i = 0; i < cols; ++i) {
                     const size_t at = (size_t)i * (size_t)x.c + (size_t)c;
                     yp[at] = xp[at] * k + shift;
                 }

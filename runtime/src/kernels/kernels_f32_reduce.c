@@ -108,30 +108,33 @@ int tigris_f32_reduce(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
 
 /* -- lrn ------------------------------------------------------------------------------------ */
 
+/* LRN: each pixel from its own channels, so it computes exactly the pixels its output holds (a
+ * band of rows, or a 2-D tile's window) from the same pixels of x. */
 int tigris_f32_lrn(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                    void *user_ctx) {
     tigris_view_t x, y;
     const int32_t size = (int32_t)op->kernel_h, before = (size - 1) / 2, after = size - 1 - (size - 1) / 2;
     const float scale = op->alpha / (float)size;
     uint16_t tx = tk_input(plan, op, 0), ty = tk_output(plan, op, 0);
-    int32_t n, r, i, c, k;
+    int32_t n, r, i, c, k, cols;
     int err;
     (void)op_index;
     (void)user_ctx;
 
     if (tx == TIGRIS_NONE16 || ty == TIGRIS_NONE16 || size < 1) return TIGRIS_KERNEL_ERR_PARAMS;
-    err = tk_f32_view(plan, mem, tx, &x);
-    if (err == TIGRIS_KERNEL_OK) err = tk_f32_view(plan, mem, ty, &y);
+    err = tk_f32_window_view(plan, mem, tx, &x);
+    if (err == TIGRIS_KERNEL_OK) err = tk_f32_window_view(plan, mem, ty, &y);
     if (err != TIGRIS_KERNEL_OK) return err;
     if (plan->tensors[tx].ndim < 2 || plan->tensors[tx].ndim != plan->tensors[ty].ndim || x.n != y.n || x.h != y.h ||
         x.w != y.w || x.c != y.c)
         return TIGRIS_KERNEL_ERR_SHAPE;
+    if (!tk_view_covers(&x, &y)) return TIGRIS_KERNEL_ERR_BAND;
+    cols = y.w_end - y.w_start;
     for (n = 0; n < y.n; ++n) {
-        for (r = y.h_start; r < y.h_end; ++r) {
-            const float *xp = tk_f32_row(&x, n, r);
+        for (r = y.h_start; r < y.h_end; ++r) { /* x's pixels from column y.w_start on, laid out as y's */
+            const float *xp = (const float *)(const void *)tigris_view_px(&x, n, r, y.w_start);
             float *yp = tk_f32_row(&y, n, r);
-            if (xp == NULL) return TIGRIS_KERNEL_ERR_BAND;
-            for (i = 0; i < x.w; ++i) {
+            for (i = 0; i < cols; ++i) {
                 const float *px = xp + (size_t)i * (size_t)x.c;
                 float *py = yp + (size_t)i * (size_t)x.c;
                 for (c = 0; c < x.c; ++c) { /* channels [c - before, c + after] inside [0, C) */

@@ -23,67 +23,79 @@ static void copy_run(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src, ptr
         memcpy(dst + (ptrdiff_t)i * dst_stride * (ptrdiff_t)elem, src + (ptrdiff_t)i * src_stride * (ptrdiff_t)elem, elem);
 }
 
-/* Tensor t as a tk_nd_t in runtime order. */
-static int runtime_nd(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t t, tk_nd_t *nd) {
+/* Tensor t as a tk_nd_t in runtime order; `window`: a 2-D tile's window of columns is accepted
+ * (only a kernel that computes exactly its output's window asks for that). */
+static int runtime_nd_of(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t t, int window, tk_nd_t *nd) {
     int err;
     if (t == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
-    err = tigris_k_nd_of(plan, mem, t, nd);
+    err = window ? tigris_k_nd_of_window(plan, mem, t, nd) : tigris_k_nd_of(plan, mem, t, nd);
     if (err == TIGRIS_KERNEL_OK) tigris_k_nd_to_runtime(nd);
     return err;
 }
 
+/* Tensor t as a tk_nd_t in runtime order, held in whole rows. */
+static int runtime_nd(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t t, tk_nd_t *nd) {
+    return runtime_nd_of(plan, mem, t, 0, nd);
+}
+
+/* Input i of a concat along `axis` (runtime order, a window accepted), checked against the
+ * result y: the same rank, element type and dims off the axis, and whole rows if the axis is
+ * spatial (tk_spatial_axis). */
+static int concat_input(const tigris_plan_t *plan, const tigris_mem_t *mem, const tigris_op_t *op, uint32_t i,
+                        const tk_nd_t *y, int32_t axis, tk_nd_t *x) {
+    int32_t a;
+    int err = runtime_nd_of(plan, mem, tk_input(plan, op, i), 1, x);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    if (x->rank != y->rank || x->elem != y->elem || x->dtype != y->dtype) return TIGRIS_KERNEL_ERR_SHAPE;
+    for (a = 0; a < y->rank; ++a)
+        if (a != axis && x->dims[a] != y->dims[a]) return TIGRIS_KERNEL_ERR_SHAPE;
+    return tk_spatial_axis(axis, y->rank) && tk_col_window(x) ? TIGRIS_KERNEL_ERR_BAND : TIGRIS_KERNEL_OK;
+}
+
+/* Copy operand 1 of a walk into operand 0, run by run along the last (channel) axis. */
+static void copy_walk(tk_iter_t *it, const tk_nd_t *y, const tk_nd_t *x) {
+    const int32_t last = it->rank - 1;
+    if (!tk_iter_start(it)) return;
+    do {
+        copy_run(y->data + it->off[0] * (ptrdiff_t)y->elem, it->stride[0][last], x->data + it->off[1] * (ptrdiff_t)x->elem,
+                 it->stride[1][last], tk_iter_inner(it), y->elem);
+    } while (tk_iter_next(it));
+}
+
+/* CONCAT: each input into its part of the result along `axis` (runtime order), only where the
+ * result is resident: its band of rows, and in a 2-D tile its window of columns (a channel or
+ * batch concat; along a spatial axis a window is TIGRIS_KERNEL_ERR_BAND). Elements of any size. */
 int tigris_f32_concat(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                       void *user_ctx) {
-    tk_nd_t y, x;
+    tk_nd_t y, x, part;
     tk_iter_t it;
-    ptrdiff_t strides[TK_MAX_RANK];
-    int64_t total = 0;
-    int32_t axis, offset = 0, a;
+    int32_t axis, offset;
     uint32_t i;
-    int err;
+    int pass, err;
     (void)op_index;
     (void)user_ctx;
 
-    err = runtime_nd(plan, mem, tk_output(plan, op, 0), &y);
+    err = runtime_nd_of(plan, mem, tk_output(plan, op, 0), 1, &y);
     if (err != TIGRIS_KERNEL_OK) return err;
     axis = op->axis < 0 ? op->axis + y.rank : op->axis;
     if (axis < 0 || axis >= y.rank) return TIGRIS_KERNEL_ERR_PARAMS;
-    for (i = 0; i < op->num_inputs; ++i) { /* shapes first: nothing is written for a bad op */
-        err = runtime_nd(plan, mem, tk_input(plan, op, i), &x);
-        if (err != TIGRIS_KERNEL_OK) return err;
-        if (x.rank != y.rank || x.elem != y.elem || x.dtype != y.dtype) return TIGRIS_KERNEL_ERR_SHAPE;
-        for (a = 0; a < y.rank; ++a)
-            if (a != axis && x.dims[a] != y.dims[a]) return TIGRIS_KERNEL_ERR_SHAPE;
-        total += x.dims[axis];
-    }
-    if (total != y.dims[axis]) return TIGRIS_KERNEL_ERR_SHAPE;
-    for (i = 0; i < op->num_inputs; ++i) {
-        err = runtime_nd(plan, mem, tk_input(plan, op, i), &x);
-        if (err != TIGRIS_KERNEL_OK) return err;
-        /* Walk x's index space, the output's resident rows only; y is x shifted along axis. */
-        tigris_k_iter_output(&it, &y, NULL);
-        it.origin[0] += (ptrdiff_t)offset * y.strides[axis];
-        if (axis == y.row_axis) {
-            it.lo[axis] = it.lo[axis] - offset > 0 ? it.lo[axis] - offset : 0;
-            it.hi[axis] = it.hi[axis] - offset < x.dims[axis] ? it.hi[axis] - offset : x.dims[axis];
-        } else {
-            it.lo[axis] = 0;
-            it.hi[axis] = x.dims[axis];
-        }
-        for (a = 0; a < y.rank; ++a) {
-            strides[a] = x.strides[a];
-            err = tigris_k_check_rows(&x, a, it.lo[a], it.hi[a]);
+    if (tk_spatial_axis(axis, y.rank) && tk_col_window(&y)) return TIGRIS_KERNEL_ERR_BAND;
+    /* pass 0 checks every input (shapes, what it holds), pass 1 copies: a bad op writes nothing */
+    for (pass = 0; pass < 2; ++pass) {
+        offset = 0;
+        for (i = 0; i < op->num_inputs; ++i) {
+            err = concat_input(plan, mem, op, i, &y, axis, &x);
             if (err != TIGRIS_KERNEL_OK) return err;
+            if (x.dims[axis] > y.dims[axis] - offset) return TIGRIS_KERNEL_ERR_SHAPE;
+            if (tk_concat_part(&y, axis, offset, x.dims[axis], &part)) {
+                tigris_k_iter_output(&it, &part, NULL);
+                err = tigris_k_iter_broadcast(&it, &part, NULL, &x);
+                if (err != TIGRIS_KERNEL_OK) return err;
+                if (pass == 1) copy_walk(&it, &part, &x);
+            }
+            offset += x.dims[axis];
         }
-        tigris_k_iter_add(&it, strides, x.row_axis >= 0 ? -(ptrdiff_t)x.h_start * x.strides[x.row_axis] : 0);
-        if (tk_iter_start(&it)) {
-            do {
-                const int32_t last = it.rank - 1;
-                copy_run(y.data + it.off[0] * (ptrdiff_t)y.elem, it.stride[0][last],
-                         x.data + it.off[1] * (ptrdiff_t)x.elem, it.stride[1][last], tk_iter_inner(&it), y.elem);
-            } while (tk_iter_next(&it));
-        }
-        offset += x.dims[axis];
+        if (offset != y.dims[axis]) return TIGRIS_KERNEL_ERR_SHAPE;
     }
     return TIGRIS_KERNEL_OK;
 }

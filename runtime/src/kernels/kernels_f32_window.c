@@ -430,7 +430,7 @@ int tigris_f32_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uin
     const int is_max = op->op_type == TIGRIS_OP_GLOBAL_MAX;
     const size_t width = (size_t)F32_POOL_STATE(is_max);
     float *acc = NULL;
-    int32_t n, c;
+    int32_t n, c, c0 = 0, c1;
     int err;
     (void)user_ctx;
 
@@ -438,9 +438,11 @@ int tigris_f32_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uin
     if (err != TIGRIS_KERNEL_OK) return err;
     if (plan->tensors[tk_input(plan, op, 0)].ndim < 3 || y.c != x.c || y.h != 1 || y.w != 1) return TIGRIS_KERNEL_ERR_SHAPE;
     if (y.w_start != 0 || y.w_end != y.w) return TIGRIS_KERNEL_ERR_BAND; /* the output is written whole */
-    if (tk_reduces(mem, op_index)) {
+    c1 = x.c;
+    if (tk_reduces(mem, op_index)) { /* the accumulator holds the tile's channel block */
         void *state;
-        err = tigris_k_accumulator(mem, (uint64_t)x.n * (uint64_t)x.c * width * sizeof(float), &x, &y, &state);
+        if ((err = tk_reduce_channels(mem, x.c, &c0, &c1)) != TIGRIS_KERNEL_OK) return err;
+        err = tigris_k_accumulator(mem, (uint64_t)x.n * (uint64_t)(c1 - c0) * width * sizeof(float), &x, &y, &state);
         if (err != TIGRIS_KERNEL_OK) return err;
         acc = (float *)state;
     } else {
@@ -450,9 +452,9 @@ int tigris_f32_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uin
 
     for (n = 0; n < y.n; ++n) {
         float *yp = tk_f32_row(&y, n, 0);
-        for (c = 0; c < x.c; ++c) {
+        for (c = c0; c < c1; ++c) {
             float own[2] = {0.0f, 0.0f}; /* untiled: the state lives here for the one call */
-            float *state = acc != NULL ? acc + ((size_t)n * (size_t)x.c + (size_t)c) * width : own;
+            float *state = acc != NULL ? acc + ((size_t)n * (size_t)(c1 - c0) + (size_t)(c - c0)) * width : own;
             if (x.h_start == 0 && x.w_start == 0) f32_pool_start(state, is_max);
             f32_pool_rows(&x, n, c, is_max, state);
             if (x.h_end == x.h && x.w_end == x.w) yp[c] = is_max ? state[0] : state[0] / (float)((size_t)x.h * (size_t)x.w);

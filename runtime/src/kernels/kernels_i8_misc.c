@@ -157,14 +157,21 @@ static void move_run(const tigris_i8_move_t *mv, uint8_t *dst, ptrdiff_t ds, con
     for (i = 0; i < count; ++i) dst[(ptrdiff_t)i * ds] = tigris_i8_move_byte(mv, src[(ptrdiff_t)i * ss]);
 }
 
-/* An 8-bit operand as a tk_nd_t in runtime (channels-last) axis order. */
-static int nd_runtime(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t t, tk_nd_t *nd) {
+/* An 8-bit operand as a tk_nd_t in runtime (channels-last) axis order; `window`: a 2-D tile's
+ * window of columns is accepted (only a kernel that computes exactly its output's window asks). */
+static int nd_runtime_of(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t t, int window, tk_nd_t *nd) {
     int err;
     if (t == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
-    if ((err = tigris_k_nd_of(plan, mem, t, nd)) != TIGRIS_KERNEL_OK) return err;
+    err = window ? tigris_k_nd_of_window(plan, mem, t, nd) : tigris_k_nd_of(plan, mem, t, nd);
+    if (err != TIGRIS_KERNEL_OK) return err;
     if (nd->elem != 1) return TIGRIS_KERNEL_ERR_UNSUPPORTED;
     tigris_k_nd_to_runtime(nd);
     return TIGRIS_KERNEL_OK;
+}
+
+/* An 8-bit operand as a tk_nd_t in runtime axis order, held in whole rows. */
+static int nd_runtime(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t t, tk_nd_t *nd) {
+    return nd_runtime_of(plan, mem, t, 0, nd);
 }
 
 /* Walk `out` (runtime order) and move operand 1 of the walk into it. */
@@ -177,8 +184,8 @@ static void move_walk(const tigris_i8_move_t *mv, tk_iter_t *it, uint8_t *out, c
 }
 
 /* An operand whose axis a of the walk reads its axis b (or nothing when b < 0): its strides and
- * origin, the band checked along the rows the walk visits, shifted by `shift` along b. */
-static int walk_operand(tk_iter_t *it, const tk_nd_t *in, const int32_t *axis_of, const int32_t *shift) {
+ * origin, the band checked along the rows the walk visits. */
+static int walk_operand(tk_iter_t *it, const tk_nd_t *in, const int32_t *axis_of) {
     ptrdiff_t strides[TK_MAX_RANK];
     ptrdiff_t origin = 0;
     int32_t j;
@@ -186,55 +193,62 @@ static int walk_operand(tk_iter_t *it, const tk_nd_t *in, const int32_t *axis_of
     memset(strides, 0, sizeof(strides));
     for (j = 0; j < it->rank; ++j) {
         int32_t b = axis_of[j];
-        int32_t s = shift != NULL ? shift[j] : 0;
         if (b < 0) continue;
         strides[j] = in->strides[b];
-        origin -= (ptrdiff_t)s * in->strides[b];
-        if ((err = tigris_k_check_rows(in, b, it->lo[j] - s, it->hi[j] - s)) != TIGRIS_KERNEL_OK) return err;
+        if ((err = tigris_k_check_rows(in, b, it->lo[j], it->hi[j])) != TIGRIS_KERNEL_OK) return err;
     }
     if (in->row_axis >= 0) origin -= (ptrdiff_t)in->h_start * in->strides[in->row_axis];
     tigris_k_iter_add(it, strides, origin);
     return TIGRIS_KERNEL_OK;
 }
 
-/* CONCAT: each input into its slice of the result along `axis` (runtime order). */
+/* Input i of a concat along `axis` (runtime order, a window accepted), checked against the
+ * result out: the same rank and dims off the axis, not beyond the result along it from
+ * `offset`, whole rows if the axis is spatial (tk_spatial_axis); and how its values move. */
+static int concat_input(const tigris_plan_t *plan, const tigris_mem_t *mem, const tigris_op_t *op, uint32_t i,
+                        const tk_nd_t *out, int32_t axis, int32_t offset, tk_nd_t *in, tigris_i8_move_t *mv) {
+    uint16_t t = tk_input(plan, op, i);
+    int32_t j;
+    int err;
+    if ((err = nd_runtime_of(plan, mem, t, 1, in)) != TIGRIS_KERNEL_OK) return err;
+    if (in->rank != out->rank) return TIGRIS_KERNEL_ERR_SHAPE;
+    for (j = 0; j < out->rank; ++j)
+        if (j != axis && in->dims[j] != out->dims[j]) return TIGRIS_KERNEL_ERR_SHAPE;
+    if (in->dims[axis] > out->dims[axis] - offset) return TIGRIS_KERNEL_ERR_SHAPE;
+    if (tk_spatial_axis(axis, out->rank) && tk_col_window(in)) return TIGRIS_KERNEL_ERR_BAND;
+    return tigris_i8_move_setup(plan, t, out->tensor, mv);
+}
+
+/* CONCAT: each input into its part of the result along `axis` (runtime order), requantized
+ * if its quantization differs, only where the result is resident: its band of rows, and in a
+ * 2-D tile its window of columns (a channel or batch concat; along a spatial axis a window is
+ * TIGRIS_KERNEL_ERR_BAND). */
 int tigris_i8_concat(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                      void *user_ctx) {
-    tk_nd_t out, in;
+    tk_nd_t out, in, part;
     tk_iter_t it;
     tigris_i8_move_t mv;
-    int32_t axis_of[TK_MAX_RANK], shift[TK_MAX_RANK];
-    int32_t axis, j, offset = 0;
+    int32_t axis, offset;
     uint32_t i;
     int pass, err;
     (void)op_index;
     (void)user_ctx;
-    if ((err = nd_runtime(plan, mem, tk_output(plan, op, 0), &out)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = nd_runtime_of(plan, mem, tk_output(plan, op, 0), 1, &out)) != TIGRIS_KERNEL_OK) return err;
     if (out.rank < 1) return TIGRIS_KERNEL_ERR_SHAPE;
     axis = op->axis < 0 ? op->axis + out.rank : op->axis;
     if (axis < 0 || axis >= out.rank) return TIGRIS_KERNEL_ERR_PARAMS;
-    /* pass 0 checks every input (shapes, parameters, band), pass 1 writes */
+    if (tk_spatial_axis(axis, out.rank) && tk_col_window(&out)) return TIGRIS_KERNEL_ERR_BAND;
+    /* pass 0 checks every input (shapes, parameters, what it holds), pass 1 writes */
     for (pass = 0; pass < 2; ++pass) {
         offset = 0;
         for (i = 0; i < op->num_inputs; ++i) {
-            uint16_t t = tk_input(plan, op, i);
-            if ((err = nd_runtime(plan, mem, t, &in)) != TIGRIS_KERNEL_OK) return err;
-            if (in.rank != out.rank) return TIGRIS_KERNEL_ERR_SHAPE;
-            for (j = 0; j < out.rank; ++j)
-                if (j != axis && in.dims[j] != out.dims[j]) return TIGRIS_KERNEL_ERR_SHAPE;
-            if (in.dims[axis] > out.dims[axis] - offset) return TIGRIS_KERNEL_ERR_SHAPE;
-            if ((err = tigris_i8_move_setup(plan, t, out.tensor, &mv)) != TIGRIS_KERNEL_OK) return err;
-            tigris_k_iter_output(&it, &out, NULL);
-            if (it.lo[axis] < offset) it.lo[axis] = offset;
-            if (it.hi[axis] > offset + in.dims[axis]) it.hi[axis] = offset + in.dims[axis];
-            for (j = 0; j < out.rank; ++j) {
-                axis_of[j] = j;
-                shift[j] = j == axis ? offset : 0;
+            if ((err = concat_input(plan, mem, op, i, &out, axis, offset, &in, &mv)) != TIGRIS_KERNEL_OK) return err;
+            if (tk_concat_part(&out, axis, offset, in.dims[axis], &part)) {
+                tigris_k_iter_output(&it, &part, NULL);
+                if ((err = tigris_k_iter_broadcast(&it, &part, NULL, &in)) != TIGRIS_KERNEL_OK) return err;
+                if (pass == 1) move_walk(&mv, &it, part.data, in.data);
             }
             offset += in.dims[axis];
-            if (it.lo[axis] >= it.hi[axis]) continue; /* this input lies outside the output band */
-            if ((err = walk_operand(&it, &in, axis_of, shift)) != TIGRIS_KERNEL_OK) return err;
-            if (pass == 1) move_walk(&mv, &it, out.data, in.data);
         }
         if (offset != out.dims[axis]) return TIGRIS_KERNEL_ERR_SHAPE;
     }
@@ -266,7 +280,7 @@ int tigris_i8_transpose(const tigris_plan_t *plan, const tigris_op_t *op, uint16
     }
     if ((err = tigris_i8_move_setup(plan, in.tensor, out.tensor, &mv)) != TIGRIS_KERNEL_OK) return err;
     tigris_k_iter_output(&it, &out, NULL);
-    if ((err = walk_operand(&it, &in, axis_of, NULL)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = walk_operand(&it, &in, axis_of)) != TIGRIS_KERNEL_OK) return err;
     move_walk(&mv, &it, out.data, in.data);
     return TIGRIS_KERNEL_OK;
 }
@@ -494,7 +508,7 @@ static int mean_move(const tigris_plan_t *plan, const tk_nd_t *in, const tk_nd_t
     if ((err = tigris_i8_move_setup(plan, in->tensor, out->tensor, &mv)) != TIGRIS_KERNEL_OK) return err;
     tigris_k_storage_order(out, order);
     tigris_k_iter_output(&it, out, order);
-    if ((err = walk_operand(&it, in, order, NULL)) != TIGRIS_KERNEL_OK) return err; /* same axes */
+    if ((err = walk_operand(&it, in, order)) != TIGRIS_KERNEL_OK) return err; /* same axes */
     move_walk(&mv, &it, out->data, in->data);
     return TIGRIS_KERNEL_OK;
 }
@@ -528,7 +542,7 @@ static int mean_setup(const tk_nd_t *in, const tk_nd_t *out, uint32_t reduced, i
     tigris_k_storage_order(out, order);
     tigris_k_iter_output(it, out, order);
     for (j = 0; j < out->rank; ++j) axis_of[j] = out_to_in[order[j]];
-    return walk_operand(it, in, axis_of, NULL);
+    return walk_operand(it, in, axis_of);
 }
 
 /* The mean as the interpreter: total = sum(x - zx) over the reduced axes, exactly in int32;

@@ -585,8 +585,8 @@ static void i8_pool_rows(const tigris_view_t *x, const tigris_i8_move_t *pq, int
  * before a window, at most rows [0, h_start) and columns [0, w_start) of its rows), so that no
  * later tile overflows int32 whatever the arena held. */
 static int i8_pool_accumulator(const tigris_mem_t *mem, const tigris_view_t *x, const tigris_view_t *y, int is_max,
-                               int32_t **acc) {
-    const size_t count = (size_t)x->n * (size_t)x->c;
+                               int32_t channels, int32_t **acc) {
+    const size_t count = (size_t)x->n * (size_t)channels;
     const int64_t before = (int64_t)x->h_start * x->w + (int64_t)x->w_start * (x->h_end - x->h_start);
     const int64_t bound = is_max ? 255 : 255 * before;
     void *state;
@@ -605,7 +605,7 @@ int tigris_i8_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint
                           void *user_ctx) {
     tigris_view_t x, y;
     tigris_i8_move_t pq;
-    int32_t n, c, pixels, *acc = NULL;
+    int32_t n, c, c0 = 0, c1, pixels, *acc = NULL;
     const int is_max = op->op_type == TIGRIS_OP_GLOBAL_MAX, reduces = tk_reduces(mem, op_index);
     int err;
     (void)user_ctx;
@@ -623,12 +623,15 @@ int tigris_i8_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint
     if ((int64_t)x.h * x.w > TIGRIS_I8_MAX_MEAN_COUNT) return TIGRIS_KERNEL_ERR_PARAMS; /* the sum fits int32 */
     pixels = x.h * x.w;
     if (pixels < 1) return TIGRIS_KERNEL_ERR_SHAPE; /* a mean or max of nothing */
-    if (reduces && (err = i8_pool_accumulator(mem, &x, &y, is_max, &acc)) != TIGRIS_KERNEL_OK) return err;
+    c1 = x.c; /* reduction tiles: the accumulator holds the tile's channel block */
+    if (reduces && ((err = tk_reduce_channels(mem, x.c, &c0, &c1)) != TIGRIS_KERNEL_OK ||
+                    (err = i8_pool_accumulator(mem, &x, &y, is_max, c1 - c0, &acc)) != TIGRIS_KERNEL_OK))
+        return err;
     for (n = 0; n < x.n; ++n) {
         uint8_t *yn = tigris_view_row(&y, n, 0);
-        for (c = 0; c < x.c; ++c) {
+        for (c = c0; c < c1; ++c) {
             int32_t own = 0; /* untiled: the state lives here for the one call */
-            int32_t *state = acc != NULL ? acc + (size_t)n * (size_t)x.c + (size_t)c : &own;
+            int32_t *state = acc != NULL ? acc + (size_t)n * (size_t)(c1 - c0) + (size_t)(c - c0) : &own;
             if (x.h_start == 0 && x.w_start == 0) *state = 0;
             i8_pool_rows(&x, &pq, n, c, is_max, state);
             if (x.h_end == x.h && x.w_end == x.w) yn[c] = is_max ? pool_pick(&pq, *state - pq.in.s.bias) : pool_mean(&pq, *state, pixels);

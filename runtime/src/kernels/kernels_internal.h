@@ -132,6 +132,55 @@ int tigris_k_require_full(const tk_nd_t *t);
 /* Walk order that visits `t` in its storage order (channels-last: [0, 2, ..., r-1, 1]). */
 void tigris_k_storage_order(const tk_nd_t *t, int32_t *order);
 
+/* -- 2-D tiles for the channel-wise kernels (concat, batch_norm, lrn) ------------------------ */
+
+/* Whether t holds only some of its columns (a 2-D tile's window), not whole rows. */
+static inline int tk_col_window(const tk_nd_t *t) {
+    return t->col_axis >= 0 && (t->w_start != 0 || t->w_end != t->dims[t->col_axis]);
+}
+
+/* Whether runtime axis `axis` of a rank-`rank` tensor is spatial (H, W, ...: neither N nor C).
+ * A concat along one moves each input's pixels to other rows or columns, so a window of the
+ * result is not a window of each input at the same place: such a concat runs on whole rows. */
+static inline int tk_spatial_axis(int32_t axis, int32_t rank) {
+    return rank >= 3 && axis >= 1 && axis <= rank - 2;
+}
+
+/* Whether view x holds every pixel view y holds (rows and columns), so a kernel that computes
+ * each resident pixel of y from the same pixel of x reads only resident data. A y without rows
+ * needs nothing. In a 2-D tile an input may hold more than its reader's window (its other
+ * readers may need a halo), never less. */
+static inline int tk_view_covers(const tigris_view_t *x, const tigris_view_t *y) {
+    if (y->h_start >= y->h_end) return 1;
+    return x->h_start <= y->h_start && y->h_end <= x->h_end && x->w_start <= y->w_start && y->w_end <= x->w_end;
+}
+
+/* The part of a concat result y (runtime order) that one input fills: axis `axis` of y cut to
+ * [offset, offset + count) and numbered from 0 there, holding those of y's resident rows and
+ * columns that fall inside it (data: its first resident element). A walk of `part` by
+ * tigris_k_iter_output visits exactly what the input writes; tigris_k_iter_broadcast of the
+ * input then checks that the input holds all of it. 0 if nothing of the part is resident.
+ * The caller has checked offset + count <= y->dims[axis]. */
+static inline int tk_concat_part(const tk_nd_t *y, int32_t axis, int32_t offset, int32_t count, tk_nd_t *part) {
+    const int banded = axis == y->row_axis, windowed = axis == y->col_axis;
+    const int32_t lo = banded ? y->h_start : windowed ? y->w_start : 0;
+    const int32_t hi = banded ? y->h_end : windowed ? y->w_end : y->dims[axis];
+    const int32_t first = lo > offset ? lo : offset;
+    const int32_t last = hi < offset + count ? hi : offset + count;
+    *part = *y;
+    part->dims[axis] = count;
+    if (first >= last) return 0;
+    part->data = y->data + (ptrdiff_t)(first - lo) * y->strides[axis] * (ptrdiff_t)y->elem;
+    if (banded) {
+        part->h_start = first - offset;
+        part->h_end = last - offset;
+    } else if (windowed) {
+        part->w_start = first - offset;
+        part->w_end = last - offset;
+    }
+    return 1;
+}
+
 /* -- reduction tiles (docs/tgrs-format.md, "Reduction tiles") -------------------------------- *
  *
  * An accumulating op (tigris_band_op_accumulates) whose stage runs in reduction tiles is
@@ -143,6 +192,20 @@ void tigris_k_storage_order(const tk_nd_t *t, int32_t *order);
 /* Whether op `op_index` accumulates over the reduction tiles of the stage running now. */
 static inline int tk_reduces(const tigris_mem_t *mem, uint16_t op_index) {
     return mem->tile.active && mem->tile.reduce_op == op_index;
+}
+
+/* The input channels [*c0, *c1) a reducing op accumulates in this tile: the channel block
+ * (docs/tgrs-format.md, "Reduction tiles"), else all `channels`. TIGRIS_KERNEL_ERR_PARAMS if
+ * the block is not inside [0, channels). */
+static inline int tk_reduce_channels(const tigris_mem_t *mem, int32_t channels, int32_t *c0, int32_t *c1) {
+    *c0 = 0;
+    *c1 = channels;
+    if (mem->tile.c_end == 0) return TIGRIS_KERNEL_OK;
+    if (mem->tile.c_start < 0 || mem->tile.c_start >= mem->tile.c_end || mem->tile.c_end > channels)
+        return TIGRIS_KERNEL_ERR_PARAMS;
+    *c0 = mem->tile.c_start;
+    *c1 = mem->tile.c_end;
+    return TIGRIS_KERNEL_OK;
 }
 
 /* *acc = the accumulator of a reducing op whose state takes `need` bytes (TIGRIS_KERNEL_ERR_PARAMS

@@ -10,8 +10,14 @@
  *
  * Slice and tile parameters name axes in runtime (channels-last) order: [starts..., steps...] and
  * [repeats...]. A gather changes the rank, so its `axis` is a model-order axis, its params the
- * constant indices (flattened), or its operand 1 an int32/int64 tensor of indices. The ops are
- * structural: both tensors must be resident whole.
+ * constant indices (flattened), or its operand 1 an int32/int64 tensor of indices.
+ *
+ * Tiles: a slice that changes only the channel axis, and a gather with constant indices along
+ * model axis 1 (C) that keeps the rank, leave every pixel where it is (the compiler's
+ * ChannelPickTileCategory, tigris_band_op_tileable), so they run on a band of rows or a 2-D
+ * window: they move exactly the resident pixels of the result, each from the same pixel of the
+ * input, which must hold them (TIGRIS_KERNEL_ERR_BAND otherwise). Every other slice and gather,
+ * and every tile, needs both tensors resident whole (TIGRIS_KERNEL_ERR_BAND otherwise).
  */
 #include <string.h>
 
@@ -50,16 +56,16 @@ static void move_walk(const mover_t *m, tk_iter_t *it, uint8_t *out, const uint8
     } while (tk_iter_next(it));
 }
 
-/* Input 0 and output 0, whole, in runtime or model order; the mover (int8: the requantization). */
+/* Input 0 and output 0 as they are resident (a band of rows, a rank-4 window of columns), in
+ * runtime or model order; the mover (int8: the requantization). A kernel that is not computing
+ * a channel pick asks for whole tensors (whole()) before it reads anything. */
 static int load(const tigris_plan_t *plan, const tigris_op_t *op, const tigris_mem_t *mem, int runtime_order,
                 tigris_i8_move_t *mv, tk_nd_t *y, tk_nd_t *x, mover_t *m) {
     uint16_t tx = tk_input(plan, op, 0), ty = tk_output(plan, op, 0);
     int err;
     if (tx == TIGRIS_NONE16 || ty == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
-    if ((err = tigris_k_nd_of(plan, mem, tx, x)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_k_nd_of(plan, mem, ty, y)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_k_require_full(x)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = tigris_k_require_full(y)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_k_nd_of_window(plan, mem, tx, x)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tigris_k_nd_of_window(plan, mem, ty, y)) != TIGRIS_KERNEL_OK) return err;
     if (x->rank < 1 || y->rank < 1 || x->elem != y->elem || x->elem == 0) return TIGRIS_KERNEL_ERR_SHAPE;
     m->elem = y->elem;
     m->mv = mv;
@@ -76,14 +82,30 @@ static int load(const tigris_plan_t *plan, const tigris_op_t *op, const tigris_m
     return TIGRIS_KERNEL_OK;
 }
 
+/* TIGRIS_KERNEL_ERR_BAND unless both tensors are resident whole (every row and column). */
+static int whole(const tk_nd_t *x, const tk_nd_t *y) {
+    int err = tigris_k_require_full(x);
+    return err != TIGRIS_KERNEL_OK ? err : tigris_k_require_full(y);
+}
+
 /* -- slice: result index i of axis a reads input index start[a] + i * step[a] ------------------- */
 
+/* Whether a slice (params p, runtime order, checked) of rank-r tensors changes only the channel
+ * axis, the last in runtime order (rank 2 [N, C] too): start 0, step 1 and the full extent on
+ * every other axis, so each pixel of y is the same pixel of x. */
+static int slices_channels_only(const tk_nd_t *x, const tk_nd_t *y, const int32_t *p) {
+    const int32_t c = y->rank - 1;
+    int32_t a;
+    if (y->rank < 2) return 0;
+    for (a = 0; a < c; ++a)
+        if (p[a] != 0 || p[y->rank + a] != 1 || x->dims[a] != y->dims[a]) return 0;
+    return 1;
+}
+
 static int slice(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, tigris_i8_move_t *mv) {
-    tk_nd_t y, x;
+    tk_nd_t y, x, picked;
     tk_iter_t it;
     mover_t m;
-    ptrdiff_t strides[TK_MAX_RANK];
-    ptrdiff_t origin = 0;
     const int32_t *p = tk_params(plan, op);
     int32_t a;
     int err;
@@ -97,12 +119,21 @@ static int slice(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t 
             const int64_t end = (int64_t)start + (int64_t)(n - 1) * step;
             if (start < 0 || start >= x.dims[a] || end < 0 || end >= x.dims[a]) return TIGRIS_KERNEL_ERR_PARAMS;
         }
-        strides[a] = (ptrdiff_t)step * x.strides[a];
-        origin += (ptrdiff_t)start * x.strides[a];
+    }
+    if (!slices_channels_only(&x, &y, p) && (err = whole(&x, &y)) != TIGRIS_KERNEL_OK) return err;
+    /* x seen through the slice: y's dims, element i of axis a at input index start + i * step.
+     * Off the channel axis a channel pick keeps x's resident rows and columns as they are (start
+     * 0, step 1), and anything else is whole; so walking y's resident part and reading `picked`
+     * by broadcasting checks that x holds every pixel read. */
+    picked = x;
+    for (a = 0; a < y.rank; ++a) { /* |step * stride| < the input's element count (int32) if n > 1 */
+        picked.data += (ptrdiff_t)p[a] * x.strides[a] * (ptrdiff_t)x.elem;
+        picked.dims[a] = y.dims[a];
+        picked.strides[a] = y.dims[a] > 1 ? p[y.rank + a] * x.strides[a] : x.strides[a];
     }
     tigris_k_iter_output(&it, &y, NULL);
-    tigris_k_iter_add(&it, strides, origin);
-    move_walk(&m, &it, y.data, x.data);
+    if ((err = tigris_k_iter_broadcast(&it, &y, NULL, &picked)) != TIGRIS_KERNEL_OK) return err;
+    move_walk(&m, &it, y.data, picked.data);
     return TIGRIS_KERNEL_OK;
 }
 
@@ -123,6 +154,7 @@ static int tile(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *
     int32_t a;
     int err;
     if ((err = load(plan, op, mem, 1, mv, &y, &x, &m)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = whole(&x, &y)) != TIGRIS_KERNEL_OK) return err;
     if (x.rank != y.rank) return TIGRIS_KERNEL_ERR_SHAPE;
     if (reps == NULL || op->num_params != (uint32_t)y.rank) return TIGRIS_KERNEL_ERR_PARAMS;
     for (a = 0; a < y.rank; ++a) {
@@ -211,6 +243,18 @@ static int32_t index_at(const indices_t *ix, const tk_nd_t *y, int32_t axis, int
     return (int32_t)(v < 0 ? v + dim : v);
 }
 
+/* Channel `channel` of a model-order tensor as a [N, 1, ...] tensor holding the same resident
+ * rows and columns (a channel pick reads and writes one channel at a time). */
+static tk_nd_t one_channel(const tk_nd_t *t, int32_t channel) {
+    tk_nd_t c = *t;
+    c.data += (ptrdiff_t)channel * t->strides[1] * (ptrdiff_t)t->elem;
+    c.dims[1] = 1;
+    return c;
+}
+
+/* A constant-index gather along C that keeps the rank (q 1) is a channel pick: it runs on the
+ * resident part of y (a band, a 2-D window), channel by channel; any other gather on whole
+ * tensors. */
 static int gather(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t *mem, tigris_i8_move_t *mv) {
     tk_nd_t y, x;
     tk_iter_t it;
@@ -220,7 +264,7 @@ static int gather(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t
     int32_t coord[TK_MAX_RANK];
     int32_t axis, q, a, k;
     size_t count, j;
-    int pass, err;
+    int pass, picks_channels, err;
     if ((err = load(plan, op, mem, 0, mv, &y, &x, &m)) != TIGRIS_KERNEL_OK) return err;
     axis = op->axis;
     if (axis < 0 || axis >= x.rank) return TIGRIS_KERNEL_ERR_PARAMS;
@@ -232,12 +276,21 @@ static int gather(const tigris_plan_t *plan, const tigris_op_t *op, tigris_mem_t
         if (y.dims[a + q - 1] != x.dims[a]) return TIGRIS_KERNEL_ERR_SHAPE;
     count = tk_count(y.dims + axis, q);
     if ((err = load_indices(plan, op, mem, &y, axis, q, count, &ix)) != TIGRIS_KERNEL_OK) return err;
+    picks_channels = op->num_inputs < 2 && axis == 1 && q == 1;
+    if (!picks_channels && (err = whole(&x, &y)) != TIGRIS_KERNEL_OK) return err;
     for (a = 0; a < y.rank; ++a) /* the result's axes before, at and after the indexed ones */
         strides[a] = a < axis ? x.strides[a] : a < axis + q ? 0 : x.strides[a - q + 1];
     for (pass = 0; pass < 2; ++pass) { /* pass 0 checks every index, pass 1 moves: nothing half-written */
         for (j = 0; j < count; ++j) {
             const int32_t v = index_at(&ix, &y, axis, q, j, x.dims[axis], coord);
             if (v < 0) return TIGRIS_KERNEL_ERR_PARAMS;
+            if (picks_channels) { /* y's resident pixels of channel j, from the same pixels of x */
+                const tk_nd_t yj = one_channel(&y, (int32_t)j), xv = one_channel(&x, v);
+                tigris_k_iter_output(&it, &yj, NULL);
+                if ((err = tigris_k_iter_broadcast(&it, &yj, NULL, &xv)) != TIGRIS_KERNEL_OK) return err;
+                if (pass == 1) move_walk(&m, &it, yj.data, xv.data);
+                continue;
+            }
             if (pass == 0) continue;
             tigris_k_iter_output(&it, &y, NULL);
             for (k = 0; k < q; ++k) {

@@ -163,3 +163,24 @@ func.func @main(%x: tensor<1x8x4x32xf32>) -> tensor<1x8x1x1xf32> attributes {tgr
   %g = tgr.global_avg_pool %x : (tensor<1x8x4x32xf32>) -> tensor<1x8x1x1xf32>
   func.return %g : tensor<1x8x1x1xf32>
 }
+
+// -----
+
+// Reduction tiles in channel blocks: when not even one pixel fits beside the whole accumulator,
+// the accumulator holds a block of channels and the tiles run once per block (each block reads
+// the input again, so the fewest blocks win).
+// GAP on 1x64x2x2: a pixel is 64 x 4 = 256 bytes, the output 256, the accumulator 64 x 8 = 512:
+//   one pixel 256 + 256 + 512 = 1024 > 600. A block of b channels keeps 8b bytes:
+//   256 + 256 + align16(8b) <= 600 -> b = 10 (80: 592; b = 11 is 88 -> 96: 608), 7 blocks;
+//   at b = 10 a row (512) does not fit, one column does: 1 x 1 tiles, 2 x 2 of them a block.
+//   The whole stage: 1024 + 256 = 1280.
+// LOWER (budget 150, align 64): a pixel, the output and any accumulator are 64 each: normal.
+// CHECK-LABEL: func.func @main(%x: tensor<1x64x2x2xf32>)
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1280, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 1, num_tiles = 2, halo = 0, out_h = 2, peak = 592, chain = -1, acc = 80, tile_w = 1, num_tiles_w = 2, out_w = 2, tile_c = 10, num_tiles_c = 7>>]
+// LOWER-LABEL: func.func @main(%x: tensor<1x64x2x2xf32>)
+// LOWER-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1280, inputs = [0], outputs = [1]>]
+func.func @main(%x: tensor<1x64x2x2xf32>) -> tensor<1x64x1x1xf32> attributes {tgr.stages = [
+    #tgr.stage<index = 0, steps = [0, 0], peak = 0, inputs = [], outputs = []>]} {
+  %g = tgr.global_avg_pool %x : (tensor<1x64x2x2xf32>) -> tensor<1x64x1x1xf32>
+  func.return %g : tensor<1x64x1x1xf32>
+}

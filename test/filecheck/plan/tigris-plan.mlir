@@ -16,15 +16,17 @@
 //   from step 1: {x, c1, c2} = 1536 > 1000, cut; [2] {x, c2, y} = 1536 alone.
 // Chains: stage 0 -> 1 link (c1 feeds only stage 1, its only input); stage 1 -> 2 do
 //   not (stage 2 also reloads x). Chain 0 = stages 0, 1 (two 3x3 convs, RF 5, halo 4):
-//   rows for output tile h: stage 1: c2 h, c1 h + 2; stage 0: c1 h + 2, x min(h + 4, 8)
-//   h = 5: stage 0: 7 + 8 rows = 960 <= 1000 (stage 1: 5 + 7 = 768)
-//   h = 6: stage 0: 8 + 8 rows = 1024 > 1000 -> tile_h 5, 2 tiles
+//   rows of each tile, back from its output rows: one more each side per conv, clamped to
+//   [0, 8) (the edge tiles hold fewer); the first tile [0, h) is the largest:
+//   h = 6: c2 [0, 6), c1 [0, 7), x [0, 8): stage 0: 7 + 8 rows = 960 <= 1000 (stage 1: 6 + 7
+//          = 832; tile [6, 8): c1 [5, 8), x [4, 8): 7 rows)
+//   h = 7: c1 [0, 8), x [0, 8): stage 0: 8 + 8 rows = 1024 > 1000 -> tile_h 6, 2 tiles
 // Stage 2 alone (add, halo 0): tile_h = floor(1000 * 8 / 1536) = 5, band 3 * 5 * 64 = 960.
 // CHECK-LABEL: func.func @main(%residual: tensor<1x2x8x8xf32> {tgr.lifetime = #tgr.lifetime<birth = -1, death = 2>})
 // CHECK-SAME:      tgr.memory = #tgr.memory<peak = 1536, step = 1, align = 16>
 // CHECK-SAME:      tgr.stages = [
-// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], strategy = chain, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 4, out_h = 8, peak = 960, chain = 0>>,
-// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], strategy = chain, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 4, out_h = 8, peak = 960, chain = 0>>,
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], strategy = chain, tile = #tgr.tile_plan<tile_h = 6, num_tiles = 2, halo = 4, out_h = 8, peak = 960, chain = 0>>,
+// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], strategy = chain, tile = #tgr.tile_plan<tile_h = 6, num_tiles = 2, halo = 4, out_h = 8, peak = 960, chain = 0>>,
 // CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 1536, inputs = [0, 2], outputs = [3], strategy = tiled, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 0, out_h = 8, peak = 960, chain = -1>>]
 // CHECK-NEXT:    tgr.weight dense<
 // CHECK-NEXT:    %[[C1:.*]] = tgr.conv %residual, %{{.*}} {pads = array<i64: 1, 1, 1, 1>, tgr.step = 0 : i64, tgr.lifetime = #tgr.lifetime<birth = 0, death = 1>, tgr.stage = 0 : i64}
@@ -76,12 +78,13 @@ func.func @main(%strided: tensor<1x1x16x4xf32>) -> tensor<1x4x8x4xf32> {
 // 1x128 (512 bytes), y = fully_connected(f) 1x10 (40 -> 48).
 // Timeline: {x, c} 1024, {c, f} 1024, {f, y} 560 -> peak 1024 at step 0.
 // Temporal: [0] 1024 alone; [1] 1024 alone; [2] 560 fits.
-// Stage 0: conv tiled alone, tile_h = floor(8000 / 1024) - 2 = 5 (band 7 + 5 rows = 768).
+// Stage 0: conv tiled alone, tile_h = floor(8000 / 1024) - 2 = 5: 2 tiles, both at an edge;
+// tile [0, 5) holds input rows [0, 6): 6 + 5 rows = 704.
 // Stage 1 (flatten) is not tileable and cannot link: it keeps its 1024 (overflow 24).
 // CHECK-LABEL: func.func @main(%gemm: tensor<1x2x8x8xf32> {tgr.lifetime = #tgr.lifetime<birth = -1, death = 0>})
 // CHECK-SAME:      tgr.memory = #tgr.memory<peak = 1024, step = 0, align = 16>
 // CHECK-SAME:      tgr.stages = [
-// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 2, out_h = 8, peak = 768, chain = -1>>,
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 2, out_h = 8, peak = 704, chain = -1>>,
 // CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2]>,
 // CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 560, inputs = [2], outputs = [3]>]
 // CHECK:         tgr.flatten {{.*}}tgr.stage = 1 : i64

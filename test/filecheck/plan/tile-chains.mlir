@@ -16,21 +16,22 @@
 // most H = 8 (the exact count; the spec's r * stride + (k - 1) * d is the same at stride 1).
 
 // Three 3x3 convs (pads 1), one stage each (each {input, output} = 1024 > 1000), all
-// linked: one chain. RF = 1 + 2 + 2 + 2 = 7, halo 6. Rows for output tile h:
-//   stage 2: c3 h, c2 h + 2;  stage 1: c2 h + 2, c1 h + 4;  stage 0: c1 h + 4, x h + 6
-//   (each at most 8). Peak of the chain = max over its stages:
-//   h = 3: stage 0: c1 7 + x min(9, 8) = 8 rows = 15 * 64 = 960; stage 1 12 * 64 = 768;
-//          stage 2 8 * 64 = 512 -> 960 <= 1000
-//   h = 4: stage 0: c1 8 + x 8 = 16 * 64 = 1024 > 1000
-//   -> tile_h 3, num_tiles ceil(8 / 3) = 3
+// linked: one chain. RF = 1 + 2 + 2 + 2 = 7, halo 6. The rows each tile holds, back from
+// its output rows [s, e): one more row each side per conv, clamped to [0, 8) (an edge tile
+// holds fewer). Peak of the chain = max over its stages and tiles:
+//   h = 5, tiles [0, 5) and [5, 8): tile 0: c3 [0, 5), c2 [0, 6), c1 [0, 7), x [0, 8):
+//          stage 0 c1 7 + x 8 = 15 rows * 64 = 960, stage 1 6 + 7 = 832, stage 2 5 + 6 = 704;
+//          tile 1: x [2, 8), c1 [3, 8): stage 0 6 + 5 = 704 -> 960 <= 1000
+//   h = 6: tile 0: c1 [0, 8), x [0, 8): 16 rows = 1024 > 1000
+//   -> tile_h 5, num_tiles 2 (the bound h + 6 rows of x would have stopped at h = 3)
 // Budget 600: the chain's one-row band does not fit (h = 1: stage 0 holds c1 5 rows and
 //   x 7 rows = 12 * 64 = 768 > 600), but each conv tiled alone does (as partition-spatial:
 //   tile_h = floor(600 * 8 / 1024) - 2 = 2, band 4 + 2 rows = 384): no chain.
 // CHECK-LABEL: func.func @main(%chain: tensor<1x2x8x8xf32>)
 // CHECK-SAME:      tgr.stages = [
-// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], strategy = chain, tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 6, out_h = 8, peak = 960, chain = 0>>,
-// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], strategy = chain, tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 6, out_h = 8, peak = 960, chain = 0>>,
-// CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 1024, inputs = [2], outputs = [3], strategy = chain, tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 6, out_h = 8, peak = 960, chain = 0>>]
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], strategy = chain, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 6, out_h = 8, peak = 960, chain = 0>>,
+// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], strategy = chain, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 6, out_h = 8, peak = 960, chain = 0>>,
+// CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 1024, inputs = [2], outputs = [3], strategy = chain, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 6, out_h = 8, peak = 960, chain = 0>>]
 // B600-LABEL: func.func @main(%chain: tensor<1x2x8x8xf32>)
 // B600-SAME:      tgr.stages = [
 // B600-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, peak = 384, chain = -1>>,
@@ -54,13 +55,14 @@ func.func @main(%chain: tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32> attributes {
 //   stage 1 -> 2: stage 2 reads c1 as well as c2 (not its only input): no link.
 // Each stage is tiled alone (chain = -1):
 //   stages 0, 1 (conv, {in, out} = 1024, halo 2): tile_h = floor(1000 * 8 / 1024) - 2
-//     = 7 - 2 = 5; band: in 7 rows + out 5 rows = 768 <= 1000; ceil(8 / 5) = 2 tiles
+//     = 7 - 2 = 5; ceil(8 / 5) = 2 tiles, both at an edge: tile [0, 5) holds input rows
+//     [0, 6), 6 + 5 rows = 704 <= 1000 (tile [5, 8): [4, 8), 4 + 3 rows)
 //   stage 2 (add, {c1, c2, y} = 1536, halo 0): tile_h = floor(8000 / 1536) - 0 = 5;
 //     band: 3 * 5 rows * 64 = 960 <= 1000; 2 tiles
 // CHECK-LABEL: func.func @main(%fanout: tensor<1x2x8x8xf32>)
 // CHECK-SAME:      tgr.stages = [
-// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 2, out_h = 8, peak = 768, chain = -1>>,
-// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], strategy = tiled, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 2, out_h = 8, peak = 768, chain = -1>>,
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 2, out_h = 8, peak = 704, chain = -1>>,
+// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], strategy = tiled, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 2, out_h = 8, peak = 704, chain = -1>>,
 // CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 1536, inputs = [1, 2], outputs = [3], strategy = tiled, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 0, out_h = 8, peak = 960, chain = -1>>]
 func.func @main(%fanout: tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32> attributes {tgr.stages = [
     #tgr.stage<index = 0, steps = [0, 0], peak = 0, inputs = [], outputs = []>,
@@ -79,10 +81,10 @@ func.func @main(%fanout: tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32> attributes 
 //   stage 0 (conv, 1024): tileable; stage 1 (flatten, {c, f} = 1024): structural, not
 //   tileable, so no link and no tile plan (it overflows); stage 2 (fc, {f, y} = 512 + 48
 //   = 560) fits: normal.
-//   stage 0 alone: tile_h = 7 - 2 = 5, band 768, 2 tiles.
+//   stage 0 alone: tile_h = 7 - 2 = 5, 2 tiles at an edge: [0, 5) holds input rows [0, 6): 704.
 // CHECK-LABEL: func.func @main(%gemm: tensor<1x2x8x8xf32>)
 // CHECK-SAME:      tgr.stages = [
-// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 2, out_h = 8, peak = 768, chain = -1>>,
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 5, num_tiles = 2, halo = 2, out_h = 8, peak = 704, chain = -1>>,
 // CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2]>,
 // CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 2], peak = 560, inputs = [2], outputs = [3]>]
 func.func @main(%gemm: tensor<1x2x8x8xf32>) -> tensor<1x10xf32> attributes {tgr.stages = [
@@ -144,16 +146,20 @@ func.func @main(%two_chains: tensor<1x2x8x8xf32>) -> tensor<1x4x8x8xf32> attribu
 // per row, 32 per pixel), one stage each ({input, output} = 4096). A one-row band of one conv
 // holds 3 input rows and 1 output row = 1024 > 1000 (and > 600); the chain's one-row band holds
 // more. So each stage is cut into tile_h x tile_w tiles: for each height h the widest w that
-// fits, input (h + 2) x (w + 2) pixels (clamped to 8) and output h x w; of those, the fewest
-// bytes read from slow memory (input rows summed over row bands x columns over column bands).
-//   1000: h 1 w 7 (3x8 + 1x7 = 992) reads 22 x 10; h 2 w 3 (4x5 + 2x3 = 832) reads 14 x 12;
-//         h 3 w 2 (832) reads 12 x 14 (a tie: the first kept); h 4..7 w 1 read 10 x 22.
-//   600:  h 1 w 3 (3x5 + 3 = 576) reads 22 x 12; h 2 w 1 (448) 14 x 22; h 3 w 1 (576) 12 x 22
-//         (a tie with h 1: the first kept); h 4 needs 6x3 + 4 = 704.
+// fits, input E(h) x E(w) pixels and output h x w, E(t) being the most input indices a tile
+// of t outputs reads along an axis of 8: t + 2 with three tiles or more (an interior tile),
+// max(t + 1, 9 - t) with two (both at an edge), 8 with one: E(1..8) = 3 4 5 5 6 7 8 8. Of those,
+// the fewest bytes read from slow memory (input rows summed over row bands x columns over
+// column bands: 22 14 12 10 for t = 1 2 3 4, 10 for t = 7), then the fewest tiles.
+//   1000 (31 pixels of 32 bytes): h 1 w 7 (3x8 + 7 = 31: 992) reads 22 x 10; h 2 w 4 (4x5 +
+//         8 = 28: 896) reads 14 x 10; h 3 w 2 (5x4 + 6) reads 12 x 14; h 4 w 2 (5x4 + 8) reads
+//         10 x 14 (a tie with h 2 in reads and tiles, 8: the first kept); h 8 w 1 needs 32.
+//   600 (18 pixels):  h 1 w 3 (3x5 + 3 = 576) reads 22 x 12; h 2 w 1 (448) 14 x 22; h 3 w 1
+//         (576) 12 x 22 (a tie with h 1: the first kept); h 4 needs 5x3 + 4 = 19.
 // CHECK-LABEL: func.func @main(%no_band_fits: tensor<1x8x8x8xf32>)
 // CHECK-SAME:      tgr.stages = [
-// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 4096, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, peak = 832, chain = -1, tile_w = 3, num_tiles_w = 3, halo_w = 2, out_w = 8>>,
-// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 4096, inputs = [1], outputs = [2], strategy = tiled, tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, peak = 832, chain = -1, tile_w = 3, num_tiles_w = 3, halo_w = 2, out_w = 8>>]
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 4096, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, peak = 896, chain = -1, tile_w = 4, num_tiles_w = 2, halo_w = 2, out_w = 8>>,
+// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 4096, inputs = [1], outputs = [2], strategy = tiled, tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 2, out_h = 8, peak = 896, chain = -1, tile_w = 4, num_tiles_w = 2, halo_w = 2, out_w = 8>>]
 // B600-LABEL: func.func @main(%no_band_fits: tensor<1x8x8x8xf32>)
 // B600-SAME:      tgr.stages = [
 // B600-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 4096, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 1, num_tiles = 8, halo = 2, out_h = 8, peak = 576, chain = -1, tile_w = 3, num_tiles_w = 3, halo_w = 2, out_w = 8>>,

@@ -485,3 +485,9 @@
 
 "test.op"() {t = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, peak = 64, chain = -1, num_tiles_w = 2>} : () -> ()
 // CHECK: without tile_w (full-width rows) has num_tiles_w 1, halo_w 0, out_w 0
+
+// -----
+
+// Channel blocks (tile_c > 0) belong to reduction tiles.
+"test.op"() {t = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, peak = 64, chain = -1, tile_c = 4, num_tiles_c = 2>} : () -> ()
+// CHECK: channel blocks (tile_c > 0) are for reduction tiles; without them num_tiles_c is 1
