@@ -43,6 +43,117 @@ static void window_range(int64_t *s, int64_t *e, uint16_t kernel, uint16_t strid
     *s = *s * (int64_t)stride - (int64_t)pad;
 }
 
+/* -- pad and resize: one rule per axis, the compiler's PadRows / ResizeRows ----------------- */
+
+/* The hull [*lo, *hi) of numpy's reflect over indices [a, b] of a kept run of `len` (> 1):
+ * a triangle wave of period 2 (len - 1), monotone between its troughs (0 mod period, value 0)
+ * and peaks (len - 1 mod period, value len - 1), so the ends of [a, b] and any trough or
+ * peak inside it give the hull. */
+static void reflect_hull(int64_t a, int64_t b, int64_t len, int64_t *lo, int64_t *hi) {
+    const int64_t period = 2 * (len - 1);
+    int64_t ra = a - floor_div(a, period) * period, rb = b - floor_div(b, period) * period;
+    if (ra >= len) ra = period - ra;
+    if (rb >= len) rb = period - rb;
+    *lo = floor_div(b, period) * period >= a ? 0 : (ra < rb ? ra : rb);
+    *hi = floor_div(b - (len - 1), period) * period + len - 1 >= a ? len : (ra > rb ? ra : rb) + 1;
+}
+
+/* PAD along runtime axis `raxis`: output index r reads kept index r - max(begin, 0) (input
+ * index first + that, first the crop of a negative begin); padding reads nothing (constant),
+ * the nearest kept index (edge, monotone) or its mirror (reflect). The hull of the reads; a
+ * constant band that is all padding still reads one index. 0 if the params are not there. */
+static int pad_range(const tigris_op_t *op, const int32_t *params, uint32_t rank, int32_t raxis, int64_t s, int64_t e,
+                     int32_t size, int64_t *lo, int64_t *hi) {
+    int64_t begin, end_pad, first, kept, a, b;
+    if (op->num_params != 2u * rank) return 0;
+    begin = params[raxis];
+    end_pad = params[rank + (uint32_t)raxis];
+    first = begin < 0 ? -begin : 0;
+    kept = size - first - (end_pad < 0 ? -end_pad : 0);
+    a = s - (begin > 0 ? begin : 0); /* outputs as indices into the kept run */
+    b = e - 1 - (begin > 0 ? begin : 0);
+    if (op->mode == TIGRIS_PAD_CONSTANT || kept < 1) {
+        *lo = first + a < 0 ? 0 : first + a;
+        *hi = first + b + 1 > size ? size : first + b + 1;
+        if (*hi <= *lo) { /* all padding: still one index, as geometry._clamp */
+            *lo = *lo < size - 1 ? *lo : size - 1;
+            *hi = *lo + 1;
+        }
+        return 1;
+    }
+    if (op->mode == TIGRIS_PAD_EDGE || kept == 1) { /* clamping: the ends give the hull */
+        *lo = a < 0 ? 0 : (a > kept - 1 ? kept - 1 : a);
+        *hi = (b < 0 ? 0 : (b > kept - 1 ? kept - 1 : b)) + 1;
+    } else {
+        reflect_hull(a, b, kept, lo, hi);
+    }
+    *lo += first;
+    *hi += first;
+    return 1;
+}
+
+/* The first and last input index output index j of a resize by k reads along one axis of
+ * `size` inputs: exact integer arithmetic of tigris_f32_resize's float32 source coordinate
+ * c = num / den, nearest round_prefer_floor(c) (floor for asymmetric), linear floor(c) and
+ * the index after, clamped to the input. */
+static void resize_taps(const tigris_op_t *op, int64_t j, int64_t k, int64_t size, int64_t *first, int64_t *last) {
+    int64_t num, den, i;
+    if (k == 1) { /* a scale of 1 copies */
+        *first = *last = j;
+        return;
+    }
+    if (op->coord_mode == TIGRIS_COORD_ALIGN_CORNERS) {
+        num = j * (size - 1);
+        den = size * k - 1;
+    } else if (op->coord_mode == TIGRIS_COORD_ASYMMETRIC) {
+        num = j;
+        den = k;
+    } else { /* half_pixel, pytorch_half_pixel: (j + 1/2) / k - 1/2 */
+        num = 2 * j + 1 - k;
+        den = 2 * k;
+    }
+    if (op->mode == TIGRIS_RESIZE_LINEAR) {
+        i = floor_div(num, den);
+        i = i < 0 ? 0 : (i > size - 1 ? size - 1 : i);
+        *first = i;
+        *last = i + 1 < size - 1 ? i + 1 : size - 1;
+        return;
+    }
+    i = floor_div(num, den);
+    if (op->coord_mode != TIGRIS_COORD_ASYMMETRIC && 2 * (num - i * den) > den) ++i; /* round half down */
+    *first = *last = i < 0 ? 0 : (i > size - 1 ? size - 1 : i);
+}
+
+/* RESIZE along runtime axis `raxis`: the coordinate is monotone, so outputs [s, e) read from
+ * the first tap of s to the last tap of e - 1 (nearest [s/k, ceil(e/k)) but for align_corners,
+ * linear one index before and after). 0 if the params are not there. */
+static int resize_range(const tigris_op_t *op, const int32_t *params, uint32_t rank, int32_t raxis, int64_t s,
+                        int64_t e, int32_t size, int64_t *lo, int64_t *hi) {
+    int64_t k, unused;
+    if (op->num_params != rank || params[raxis] < 1) return 0;
+    k = params[raxis];
+    resize_taps(op, s, k, size, lo, &unused);
+    resize_taps(op, e - 1, k, size, &unused, hi);
+    *hi += 1;
+    return 1;
+}
+
+/* Pad and resize along runtime axis `raxis` (1: H, 2: W of a rank-4 tensor) of input t:
+ * [*lo, *hi), clamped to [0, size) and never empty. 0 if the op's params are not there (the
+ * caller then reads the same indices, clamped). */
+static int resample_range(const tigris_plan_t *plan, const tigris_op_t *op, const tigris_tensor_t *t, int32_t raxis,
+                          int64_t s, int64_t e, int32_t size, int32_t *lo, int32_t *hi) {
+    const int32_t *params = op_params(plan, op);
+    int64_t l, h;
+    int found;
+    if (params == NULL || raxis >= t->ndim || size < 1) return 0;
+    found = op->op_type == TIGRIS_OP_PAD ? pad_range(op, params, t->ndim, raxis, s, e, size, &l, &h)
+                                         : resize_range(op, params, t->ndim, raxis, s, e, size, &l, &h);
+    if (!found) return 0;
+    clamp_range(l, h, size, lo, hi);
+    return 1;
+}
+
 static int is_window_op(uint8_t op_type) {
     return op_type == TIGRIS_OP_CONV || op_type == TIGRIS_OP_DEPTHWISE || op_type == TIGRIS_OP_CONV1D ||
            op_type == TIGRIS_OP_MAX_POOL || op_type == TIGRIS_OP_AVG_POOL;
@@ -53,7 +164,6 @@ void tigris_band_input_range(const tigris_plan_t *plan, const tigris_op_t *op, u
     const tigris_tensor_t *t = &plan->tensors[in];
     int32_t height = tigris_tensor_rows(plan, t);
     int64_t s = start, e = end;
-    const int32_t *params;
     if (height <= 1 || t->ndim < 3) {
         *lo = 0;
         *hi = height < 1 ? 1 : height;
@@ -68,40 +178,9 @@ void tigris_band_input_range(const tigris_plan_t *plan, const tigris_op_t *op, u
         /* a window covering the whole input: kernel H, stride 1, no padding */
         e = e - 1 + height;
         break;
-    case TIGRIS_OP_PAD:
-        /* output row r is input row r - pad_top (runtime axis 1 is H) */
-        params = op_params(plan, op);
-        if (params != NULL && op->num_params == 2u * t->ndim) {
-            int64_t top = params[1];
-            int64_t l = s - top < 0 ? 0 : s - top, h = e - top > height ? height : e - top;
-            if (h <= l) {
-                l = l < height - 1 ? l : height - 1;
-                h = l + 1;
-            }
-            *lo = clamp64(l);
-            *hi = clamp64(h);
-            return;
-        }
+    case TIGRIS_OP_PAD: case TIGRIS_OP_RESIZE:
+        if (resample_range(plan, op, t, 1, s, e, height, lo, hi)) return;
         break;
-    case TIGRIS_OP_RESIZE:
-        /* integer upsampling by k along H (runtime axis 1): nearest [s/k, ceil(e/k));
-         * linear [floor((s + 0.5)/k - 0.5), (e-1)/k + 2) */
-        params = op_params(plan, op);
-        {
-            int64_t k = (params != NULL && op->num_params >= 3u && params[1] >= 1) ? params[1] : 1;
-            int64_t l, h;
-            if (op->mode == TIGRIS_RESIZE_LINEAR) {
-                l = floor_div(2 * s + 1 - k, 2 * k);
-                h = floor_div(e - 1, k) + 2;
-            } else {
-                l = floor_div(s, k);
-                h = -floor_div(-e, k);
-            }
-            if (h < l + 1) h = l + 1;
-            *lo = clamp64(l < 0 ? 0 : l);
-            *hi = clamp64(h > height ? height : h);
-            return;
-        }
     default:
         break; /* pointwise and channel-wise ops: the same rows */
     }
@@ -128,8 +207,12 @@ void tigris_band_input_cols(const tigris_plan_t *plan, const tigris_op_t *op, ui
         *lo = *hi = 0;
         return;
     }
-    /* every other op of a 2-D tile reads the same columns (tigris_band_op_tileable_2d: no pad,
-     * resize or global pool ever runs in one) */
+    /* pad and resize map columns by the rule they map rows by (runtime axis 2 is W); every
+     * other op of a 2-D tile reads the same columns (tigris_band_op_tileable_2d: no global pool
+     * ever runs in one) */
+    if ((op->op_type == TIGRIS_OP_PAD || op->op_type == TIGRIS_OP_RESIZE) &&
+        resample_range(plan, op, &plan->tensors[in], 2, s, e, width, lo, hi))
+        return;
     if (is_window_op(op->op_type)) window_range(&s, &e, op->kernel_w, op->stride_w, op->dilation_w, op->pad_left);
     clamp_range(s, e, width, lo, hi);
 }

@@ -3,16 +3,18 @@
 Which op types: the compiler's rule, the runtime's list and the reader's agree.
 
 The compiler cuts a stage into 2-D tiles only if every op is in `TILEABLE_2D_OPS` and can be
-cut along W (`tiling.is_tileable_2d`: TileCategory POINTWISE or CHANNELWISE along W, or SPATIAL
-with a non-global `SpatialWindow` that has a window along W). The runtime's executor and loader
+cut along W (`tiling.is_tileable_2d`: TileCategory POINTWISE or CHANNELWISE along W, SPATIAL
+with a non-global `SpatialWindow` that has a window along W, or RESAMPLE (pad, resize) with a
+`RowMap` along W: a rank-4 map, any pad or coordinate mode). The runtime's executor and loader
 refuse any other op in a 2-D plan through one predicate, `tigris_band_op_tileable_2d` (generated
 into tigris_format.h), and the Python reader reads the same set (`enums.TILEABLE_2D_OPS`). A small
 C program prints the predicate for every op type value; it must accept exactly the runtime op
 types of the built-in `tgr` ops the categories admit.
 
-Whether a spatial op has a window along W, and whether a channel-wise op stays channel-wise along
-W (a concat joining along W does not), depends on its instance (conv1d is rank 3, concat has an
-axis), so every spatial and channel-wise op is judged on a sample written below the way the
+Whether a spatial op has a window along W, whether a channel-wise op stays channel-wise along
+W (a concat joining along W does not), and whether a resample op maps columns as rows, depends
+on its instance (conv1d is rank 3, concat has an axis, a resize of a sequence has no W), so
+every spatial, channel-wise and resample op is judged on a sample written below the way the
 planner meets it; such an op without a sample fails the test.
 
 The kernels on windows: every element-wise op of that list, float32 and int8, and the
@@ -39,7 +41,7 @@ from xdsl.parser import Parser
 
 from tigris.dialects import make_context
 from tigris.dialects.tgr.dialect import TGR_OPS
-from tigris.dialects.tgr.traits import RuntimeOp, SpatialWindow, TileCategory, TileKind
+from tigris.dialects.tgr.traits import RowMap, RuntimeOp, SpatialWindow, TileCategory, TileKind
 from tigris.dialects.tgr.weight import WeightOp
 from tigris.emit.tgrs import Op, PlanFile, QuantParam, Stage, Tensor, Weight, write_plan
 from tigris.emit.tgrs.enums import TILEABLE_2D_OPS
@@ -86,7 +88,16 @@ CHANNELWISE_SAMPLES = {
                   f"({X4}) -> {X4_2}", [X4]),
     "tgr.gather": (f"tgr.gather %x {{axis = 1 : i64, indices = array<i64: 3, 0>}} : ({X4}) -> {X4_2}", [X4]),
 }  # fmt: skip
-SAMPLES = SPATIAL_SAMPLES | CHANNELWISE_SAMPLES
+
+
+# One instance of every resample `tgr` op (pad, resize) as a UNet meets it: a rank-4 map whose
+# columns the op maps by the rule it maps rows by (RowMap.along W; the kernels on windows and
+# the rule's C twin: test_runtime_windows_resample.py).
+RESAMPLE_SAMPLES = {
+    "tgr.resize": (f"tgr.resize %x {{scales = array<i64: 1, 1, 2, 2>}} : ({X4}) -> tensor<1x4x16x16xf32>", [X4]),
+    "tgr.pad": (f"tgr.pad %x {{pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>}} : ({X4}) -> tensor<1x4x10x10xf32>", [X4]),
+}  # fmt: skip
+SAMPLES = SPATIAL_SAMPLES | CHANNELWISE_SAMPLES | RESAMPLE_SAMPLES
 OPERAND_NAMES = ("x", "w", "b", "m", "v")
 
 
@@ -115,23 +126,32 @@ def channelwise_along_w(op) -> bool:  # type: ignore[no-untyped-def]
     return TileCategory.of(op, 1) is TileKind.CHANNELWISE
 
 
+def mapped_along_w(op) -> bool:  # type: ignore[no-untyped-def]
+    """A resample op the compiler cuts in 2-D tiles: its row map holds along W too."""
+    row_map = RowMap.of(op)
+    return row_map is not None and row_map.along(op, 1)
+
+
 def compiler_2d_types() -> set[OpType]:
     """The runtime op types of the built-in ops the compiler's rule admits into 2-D tiles."""
     kinds = {op: _kind(op) for op in TGR_OPS if op is not WeightOp}
-    judged = {op.name for op, kind in kinds.items() if kind in (TileKind.SPATIAL, TileKind.CHANNELWISE)}
+    judged = {op.name for op, kind in kinds.items()
+              if kind in (TileKind.SPATIAL, TileKind.CHANNELWISE, TileKind.RESAMPLE)}  # fmt: skip
     stale = judged ^ set(SAMPLES)
-    assert not stale, f"spatial or channel-wise ops without a sample, or samples of no such op: {stale}"
+    assert not stale, f"ops of those kinds without a sample, or samples of no such op: {stale}"
     admitted = (op for op, kind in kinds.items() if admitted_2d(op.name, kind))
     return {OpType(op.get_trait(RuntimeOp).op_type) for op in admitted}
 
 
 def admitted_2d(name: str, kind: TileKind) -> bool:
     """The compiler's rule for the op class `name` of declared category `kind`: pointwise ops
-    always, spatial and channel-wise ones as their sample is judged."""
+    always, spatial, channel-wise and resample ones as their sample is judged."""
     if kind is TileKind.POINTWISE:
         return True
     if kind is TileKind.SPATIAL:
         return windowed_along_w(sample(name))
+    if kind is TileKind.RESAMPLE:
+        return mapped_along_w(sample(name))
     return kind is TileKind.CHANNELWISE and channelwise_along_w(sample(name))
 
 
@@ -156,6 +176,17 @@ def test_the_samples_are_judged_as_the_planner_judges_them() -> None:
     assert {n for n in SPATIAL_SAMPLES if windowed_along_w(sample(n))} == {
         "tgr.conv", "tgr.depthwise_conv", "tgr.max_pool", "tgr.avg_pool"}
     assert all(channelwise_along_w(sample(n)) for n in CHANNELWISE_SAMPLES)
+    assert all(mapped_along_w(sample(n)) for n in RESAMPLE_SAMPLES)
+    # the row map holds along W in every mode (the geometry follows each one's reads) ...
+    corners = ('tgr.resize %x {scales = array<i64: 1, 1, 2, 2>, '
+               'coordinate_transformation_mode = "align_corners"}')
+    reflect = "tgr.pad %x {pads = array<i64: 0, 0, 1, 1, 0, 0, 1, 1>, mode = \"reflect\"}"
+    assert mapped_along_w(parse_op("tgr.resize", f"{corners} : ({X4}) -> tensor<1x4x16x16xf32>", [X4]))
+    assert mapped_along_w(parse_op("tgr.pad", f"{reflect} : ({X4}) -> tensor<1x4x10x10xf32>", [X4]))
+    # ... of a map that has a W axis: a rank-3 resize has none to cut
+    x3 = "tensor<1x4x8xf32>"
+    sequence = f"tgr.resize %x {{scales = array<i64: 1, 1, 2>}} : ({x3}) -> tensor<1x4x16xf32>"
+    assert not mapped_along_w(parse_op("tgr.resize", sequence, [x3]))
     text = f"tgr.concat %x, %w {{axis = 3 : i64}} : ({X4}, {X4}) -> tensor<1x4x8x16xf32>"
     along_w = parse_op("tgr.concat", text, [X4, X4])
     assert not channelwise_along_w(along_w)

@@ -164,6 +164,7 @@ TILEABLE_2D_OPS = frozenset({
     OpType.HARD_SIGMOID, OpType.SIGN, OpType.SHRINK, OpType.POW, OpType.SILU,
     OpType.CONCAT, OpType.BATCH_NORM, OpType.LRN,
     OpType.SLICE, OpType.GATHER,  # channel picks only: other slices and gathers are structural
+    OpType.RESIZE, OpType.PAD,  # columns follow the rule rows do (RowMap, one rule per axis)
 })  # fmt: skip
 """Ops whose kernels compute a 2-D tile (a window of rows x columns) from windows of their inputs.
 The planner cuts a stage in 2-D only when all its ops are in this set (and cut along W: an op

@@ -7,7 +7,6 @@ plannable by declaring the same traits (see docs/extending.md).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from enum import Enum
 
@@ -197,59 +196,147 @@ class AccumulatesRows(OpTrait):
 
 @dataclass(frozen=True)
 class RowMap(OpTrait):
-    """For a non-window op that moves rows along H (pad, resize): which input rows output
-    rows [start, end) read, and how many rows a band of `rows` output rows can need."""
+    """For a non-window op that moves pixels along a spatial axis (pad, resize): which input
+    indices output indices [start, end) read along `axis` (0: H, model axis 2; 1: W, model axis
+    3), and how many a band of `count` outputs can need. One rule per axis, the same along H and
+    W: the planner's band sizes, its exact per-tile ranges and the runtime's twin
+    (tigris_bands.c) all read it. Every range is exactly the hull of the kernel's reads, clamped
+    to the input and never empty (geometry._clamp)."""
 
-    def input_range(self, op: Operation, start: int, end: int, in_height: int) -> tuple[int, int]:
-        return (max(0, start), min(in_height, end))
+    def input_range(
+        self, op: Operation, start: int, end: int, in_size: int, axis: int = 0
+    ) -> tuple[int, int]:
+        return (max(0, start), min(in_size, end))
 
-    def rows_needed(self, op: Operation, rows: int, in_height: int) -> int:
-        return min(in_height, rows)
+    def rows_needed(self, op: Operation, rows: int, in_size: int, axis: int = 0) -> int:
+        """An upper bound of `input_range`'s extent over every band of `rows` outputs."""
+        return min(in_size, rows)
+
+    def along(self, op: Operation, axis: int) -> bool:
+        """Whether the op has spatial axis `axis` (model axis 2 + axis), so tiles may cut it
+        (2-D tiles ask W): `input_range` holds along every axis the op has."""
+        shape = op.operands[0].type.get_shape() if isinstance(op.operands[0].type, TensorType) else ()
+        return len(shape) > 2 + axis
 
     @staticmethod
     def of(op: Operation) -> RowMap | None:
         return op.get_trait(RowMap)
 
 
-def _h_pads(op: Operation) -> tuple[int, int]:
+def _h_pads(op: Operation, axis: int = 0) -> tuple[int, int]:
+    """The (begin, end) pads of spatial axis `axis` (0: H, 1: W; model order, negative crops);
+    (0, 0) if the op has none."""
     pads = _ints(op, "pads") or []
     rank = len(pads) // 2
-    return (pads[2], pads[rank + 2]) if rank >= 3 else (0, 0)
+    return (pads[2 + axis], pads[rank + 2 + axis]) if rank >= 3 + axis else (0, 0)
+
+
+def _str_prop(op: Operation, name: str, default: str) -> str:
+    from xdsl.dialects.builtin import StringAttr
+
+    attr = op.properties.get(name)
+    return attr.data if isinstance(attr, StringAttr) else default
+
+
+def _triangle_hull(a: int, b: int, length: int) -> tuple[int, int]:
+    """The hull [lo, hi) of reflect(t) for t in [a, b]: numpy's reflect of `length` kept indices
+    is a triangle wave of period 2 (length - 1), monotone between its troughs (t = 0 mod period,
+    value 0) and peaks (t = length - 1 mod period, value length - 1)."""
+    if length == 1:
+        return (0, 1)
+    period = 2 * (length - 1)
+
+    def reflect(t: int) -> int:
+        m = t % period
+        return m if m < length else period - m
+
+    ends = (reflect(a), reflect(b))
+    trough = b // period * period >= a
+    peak = (b - (length - 1)) // period * period + length - 1 >= a
+    return (0 if trough else min(ends), length if peak else max(ends) + 1)
 
 
 @dataclass(frozen=True)
 class PadRows(RowMap):
-    """Output row r is input row r - pad_top (rows outside the input are padding)."""
+    """Output index r along the axis reads input index r - begin (numpy's pad after cropping a
+    negative pad); an index in the padding reads nothing (constant), the nearest kept index
+    (edge) or its mirror image (reflect). The range is the hull of those reads; a constant band
+    that is all padding still reads one index. Edge and reflect near an edge thus read indices
+    outside the shifted range (the mirror of the band), along H and W alike."""
 
-    def input_range(self, op: Operation, start: int, end: int, in_height: int) -> tuple[int, int]:
-        top, _ = _h_pads(op)
-        lo, hi = max(0, start - top), min(in_height, end - top)
-        return (lo, hi) if hi > lo else (min(lo, in_height - 1), min(lo, in_height - 1) + 1)
+    def input_range(
+        self, op: Operation, start: int, end: int, in_size: int, axis: int = 0
+    ) -> tuple[int, int]:
+        begin, end_pad = _h_pads(op, axis)
+        first = max(0, -begin)  # input index of the first kept element
+        kept = in_size - first - max(0, -end_pad)
+        a, b = start - max(0, begin), end - 1 - max(0, begin)  # outputs as indices into the kept run
+        mode = _str_prop(op, "mode", "constant")
+        if mode == "constant" or kept < 1:
+            lo, hi = max(0, first + a), min(in_size, first + b + 1)
+            return (lo, hi) if hi > lo else (min(lo, in_size - 1), min(lo, in_size - 1) + 1)
+        if mode == "edge":  # clamping is monotone: the ends of the band give the hull
+            lo, hi = min(max(a, 0), kept - 1), min(max(b, 0), kept - 1) + 1
+        else:
+            lo, hi = _triangle_hull(a, b, kept)
+        return (first + lo, first + hi)
+
+    # rows_needed: min(in_size, rows) holds in every mode, each read moving at most one index
+    # per output index (a shift, a clamp or a triangle wave of slope 1)
 
 
 @dataclass(frozen=True)
 class ResizeRows(RowMap):
-    """Upsampling by an integer factor k along H: nearest reads rows [s // k, ceil(e / k));
-    linear also the row before (half_pixel) and after, whichever coordinate mode is used."""
+    """Upsampling by an integer factor k along the axis. Output index j reads, with the kernel's
+    source coordinate c(j) (asymmetric j / k, align_corners j (in - 1) / (out - 1), half_pixel
+    and pytorch_half_pixel (j + 1/2) / k - 1/2), input round_prefer_floor(c) (nearest; floor for
+    asymmetric), or floor(c) and the index after (linear), clamped. c is monotone, so a range
+    reads from the first tap of its first output to the last tap of its last one: nearest
+    [s // k, ceil(e / k)) in every mode but align_corners, linear half_pixel one index before
+    and after that. A scale of 1 copies: [s, e)."""
 
-    def _scale_linear(self, op: Operation) -> tuple[int, bool]:
-        from xdsl.dialects.builtin import StringAttr
-
+    def _scale_linear(self, op: Operation, axis: int = 0) -> tuple[int, bool]:
         scales = _ints(op, "scales") or []
-        mode = op.properties.get("mode")
-        return (scales[2] if len(scales) >= 3 else 1), isinstance(mode, StringAttr) and mode.data == "linear"
+        k = scales[2 + axis] if len(scales) > 2 + axis else 1
+        return k, _str_prop(op, "mode", "nearest") == "linear"
 
-    def input_range(self, op: Operation, start: int, end: int, in_height: int) -> tuple[int, int]:
-        k, linear = self._scale_linear(op)
-        if linear:
-            lo, hi = math.floor((start + 0.5) / k - 0.5), (end - 1) // k + 2
+    def taps(self, op: Operation, j: int, in_size: int, axis: int = 0) -> tuple[int, int]:
+        """The first and last input index output index j reads along `axis` (exact integer
+        arithmetic of the kernel's float32 coordinates, tigris_f32_resize)."""
+        k, linear = self._scale_linear(op, axis)
+        if k == 1:
+            return (j, j)
+        coord = _str_prop(op, "coordinate_transformation_mode", "half_pixel")
+        if coord == "align_corners":  # c = num / den (out = in * k > 1)
+            num, den = j * (in_size - 1), in_size * k - 1
+        elif coord == "asymmetric":
+            num, den = j, k
         else:
-            lo, hi = start // k, -(-end // k)
-        return (max(0, lo), min(in_height, max(hi, lo + 1)))
+            num, den = 2 * j + 1 - k, 2 * k
+        if linear:
+            i0 = min(max(num // den, 0), in_size - 1)
+            return (i0, min(i0 + 1, in_size - 1))
+        i = num // den
+        if coord != "asymmetric" and 2 * (num - i * den) > den:  # round half down
+            i += 1
+        i = min(max(i, 0), in_size - 1)
+        return (i, i)
 
-    def rows_needed(self, op: Operation, rows: int, in_height: int) -> int:
-        k, linear = self._scale_linear(op)
-        return min(in_height, -(-rows // k) + (2 if linear else 1))
+    def input_range(
+        self, op: Operation, start: int, end: int, in_size: int, axis: int = 0
+    ) -> tuple[int, int]:
+        lo, hi = self.taps(op, start, in_size, axis)[0], self.taps(op, end - 1, in_size, axis)[1] + 1
+        lo = min(max(lo, 0), in_size - 1)
+        return (lo, min(in_size, max(hi, lo + 1)))
+
+    def rows_needed(self, op: Operation, rows: int, in_size: int, axis: int = 0) -> int:
+        k, linear = self._scale_linear(op, axis)
+        if k == 1:
+            return min(in_size, rows)
+        # c moves by at most 1 / k per output index: `rows` outputs round or floor to at most
+        # ceil(rows / k) + 1 indices (a band not aligned to k straddles one more), and linear's
+        # second tap adds one
+        return min(in_size, -(-rows // k) + (2 if linear else 1))
 
 
 ACTIVATIONS = tuple(a.name.lower() for a in Activation)

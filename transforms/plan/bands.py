@@ -51,3 +51,19 @@ def group_tile_ranges(graph: PlanGraph, stages: list[Stage], tile_h: int, reduce
     height = graph.tensors[step.inputs[0]].height
     outputs = {t: (0, graph.tensors[t].height) for t in step.outputs}
     return [{step.inputs[0]: (s, min(s + tile_h, height)), **outputs} for s in range(0, height, tile_h)]
+
+
+def distinct_extents(graph: PlanGraph, stages: list[Stage], size: int, axis: Axis) -> list[dict[int, int]]:
+    """The different per-tensor extents (end - start) among the bands of `size` outputs along
+    `axis` (`axis_tile_ranges`): what a band's memory depends on. A handful per call (edge and
+    interior bands), remembered on the graph: the planner's searches ask for the same stage and
+    size many times (every column width tried with one tile height)."""
+    key = ("distinct_extents", tuple((st.first, st.last, tuple(st.outputs)) for st in stages), size, int(axis))
+    found = graph.memo.get(key)
+    if found is None:
+        seen: dict[tuple[tuple[int, int], ...], dict[int, int]] = {}
+        for band in axis_tile_ranges(graph, stages, size, axis):
+            extents = {t: end - start for t, (start, end) in band.items()}
+            seen.setdefault(tuple(sorted(extents.items())), extents)
+        found = graph.memo[key] = list(seen.values())
+    return found  # type: ignore[return-value]

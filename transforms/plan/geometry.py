@@ -2,9 +2,10 @@
 planner's band sizes (`tiling.py`), its exact per-tile ranges (`bands.py`) and 2-D tiles.
 
 Along an axis an op is a window (conv, pooling: output index i reads inputs
-i*stride - pad_begin + k*dilation), a row map (pad, resize: their `RowMap`, H only), or the
-identity (pointwise and channel-wise ops). A tensor without that axis (rank < 3 for H, < 4 for
-W) is always read whole. Everything is read from the op's traits (`SpatialWindow`, `RowMap`).
+i*stride - pad_begin + k*dilation), a row map (pad, resize: their `RowMap`, one rule per axis,
+H and W alike), or the identity (pointwise and channel-wise ops). A tensor without that axis
+(rank < 3 for H, < 4 for W) is always read whole. Everything is read from the op's traits
+(`SpatialWindow`, `RowMap`).
 """
 
 from __future__ import annotations
@@ -53,8 +54,8 @@ def input_range(step: PlanStep, axis: Axis, out: Range, tensor: PlanTensor) -> R
     if window is not None:
         start, end = (start * window.stride - window.pad_begin,
                       (end - 1) * window.stride - window.pad_begin + window.effective_kernel)
-    elif step.row_map is not None and step.op is not None and axis is Axis.H:
-        return step.row_map.input_range(step.op, start, end, size)
+    elif step.row_map is not None and step.op is not None:
+        return step.row_map.input_range(step.op, start, end, size, int(axis))
     return _clamp(start, end, size)
 
 
@@ -66,8 +67,8 @@ def input_extent(step: PlanStep, axis: Axis, count: int, tensor: PlanTensor) -> 
     window = step.windows[axis]
     if window is not None:
         need = (count - 1) * window.stride + window.effective_kernel
-    elif step.row_map is not None and step.op is not None and axis is Axis.H:
-        need = step.row_map.rows_needed(step.op, count, size)
+    elif step.row_map is not None and step.op is not None:
+        need = step.row_map.rows_needed(step.op, count, size, int(axis))
     else:
         need = count
     return max(1, min(size, need))

@@ -64,6 +64,10 @@ class PlanStep:
 class PlanGraph:
     steps: list[PlanStep]
     tensors: list[PlanTensor]
+    memo: dict[object, object] = field(default_factory=dict, repr=False, compare=False)
+    """Results of pure functions of the graph that the planner asks for again and again (a
+    stage's tile extents per tile size: `bands.distinct_extents`), keyed by the function's
+    arguments; the graph is never changed once built."""
 
     @property
     def last_step(self) -> int:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from tigris.dialects.tgr.runtime_enums import TILEABLE_2D_OPS
 from tigris.dialects.tgr.traits import RuntimeOp, TileKind, Window
-from tigris.transforms.plan.bands import axis_tile_ranges
+from tigris.transforms.plan.bands import axis_tile_ranges, distinct_extents
 from tigris.transforms.plan.geometry import Axis, extent, has_axis, input_extent
 from tigris.transforms.plan.graph import PlanGraph, PlanStep, PlanTensor
 from tigris.transforms.plan.memory import align_up, timeline
@@ -146,13 +146,15 @@ def is_tileable_2d(graph: PlanGraph, stage: Stage) -> bool:
     kernels run on a 2-D window (`TILEABLE_2D_OPS`: a plugin's kernel sees whole rows, so its
     stages are cut in full-width rows only) and can be cut along W too (pointwise,
     channel-wise, or windowed along both axes, not accumulating), and its outputs are rank-4
-    maps more than one column wide."""
+    maps more than one column wide. A resample op (pad, resize) is cut along W when its row map
+    holds there too (`RowMap.along`: its columns follow the same rule as its rows)."""
     if not is_tileable(graph, stage):
         return False
     for step in graph.steps[stage.first : stage.last + 1]:
         windowed = step.kind_w is TileKind.SPATIAL and step.window_w is not None and step.acc_bytes is None
-        cut_w = step.kind_w in (TileKind.POINTWISE, TileKind.CHANNELWISE) or windowed
-        if step.row_map is not None or not cut_w or _op_type(step) not in TILEABLE_2D_OPS:
+        mapped = step.row_map is not None and step.op is not None and step.row_map.along(step.op, Axis.W)
+        cut_w = step.kind_w in (TileKind.POINTWISE, TileKind.CHANNELWISE) or windowed or mapped
+        if (step.row_map is not None and not mapped) or not cut_w or _op_type(step) not in TILEABLE_2D_OPS:
             return False
     return all(has_axis(graph.tensors[t], Axis.W) for t in stage.outputs)
 
@@ -213,18 +215,9 @@ def tiles_peak(graph: PlanGraph, stages: list[Stage], tile_h: int, align: int, t
     fewer rows than `band_rows`' bound (the window is clamped to the map), so two tiles may
     both be smaller than it: the peak predicted is the one the runtime reaches. Tiles with the
     same extents share a timeline: a handful per call."""
-    rows = _distinct_extents(axis_tile_ranges(graph, stages, tile_h, Axis.H))
-    cols = _distinct_extents(axis_tile_ranges(graph, stages, tile_w, Axis.W)) if tile_w else [None]
+    rows = distinct_extents(graph, stages, tile_h, Axis.H)
+    cols = distinct_extents(graph, stages, tile_w, Axis.W) if tile_w else [None]
     return max(band_peak(graph, st, r, align, c) for r in rows for c in cols for st in stages)
-
-
-def _distinct_extents(bands: list[dict[int, tuple[int, int]]]) -> list[dict[int, int]]:
-    """The different per-tensor extents (end - start) among the tiles' ranges."""
-    seen: dict[tuple[tuple[int, int], ...], dict[int, int]] = {}
-    for band in bands:
-        extents = {t: end - start for t, (start, end) in band.items()}
-        seen.setdefault(tuple(sorted(extents.items())), extents)
-    return list(seen.values())
 
 
 def tile_reads(graph: PlanGraph, stages: list[Stage], tile: TilePlan) -> int:
@@ -387,8 +380,8 @@ def group_band_sizes(graph: PlanGraph, stages: list[Stage], tile: TilePlan, alig
         rows = {step.inputs[0]: tile.tile_h, **{t: graph.tensors[t].height for t in step.outputs}}
         cols = {step.inputs[0]: tile.tile_w} if tile.is_2d else {}
         return [{t: band_bytes(graph.tensors[t], r, cols.get(t)) for t, r in rows.items()}]
-    row_bands = _distinct_extents(axis_tile_ranges(graph, stages, tile.tile_h, Axis.H))
-    col_bands = _distinct_extents(axis_tile_ranges(graph, stages, tile.tile_w, Axis.W)) if tile.is_2d else [None]
+    row_bands = distinct_extents(graph, stages, tile.tile_h, Axis.H)
+    col_bands = distinct_extents(graph, stages, tile.tile_w, Axis.W) if tile.is_2d else [None]
     out = []
     for stage in stages:
         rows, cols = max(((r, c) for r in row_bands for c in col_bands),

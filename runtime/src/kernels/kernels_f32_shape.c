@@ -200,8 +200,10 @@ int tigris_f32_pad(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
     (void)op_index;
     (void)user_ctx;
 
-    err = runtime_nd(plan, mem, tk_input(plan, op, 0), &x);
-    if (err == TIGRIS_KERNEL_OK) err = runtime_nd(plan, mem, tk_output(plan, op, 0), &y);
+    /* a window of either (a 2-D tile): the walk covers the output's resident pixels, each
+     * read checked against the input's (tk_resident_offset) */
+    err = runtime_nd_of(plan, mem, tk_input(plan, op, 0), 1, &x);
+    if (err == TIGRIS_KERNEL_OK) err = runtime_nd_of(plan, mem, tk_output(plan, op, 0), 1, &y);
     if (err != TIGRIS_KERNEL_OK) return err;
     r = y.rank;
     if (pads == NULL || op->num_params != 2 * r || mode > TIGRIS_PAD_EDGE) return TIGRIS_KERNEL_ERR_PARAMS;
@@ -224,12 +226,13 @@ int tigris_f32_pad(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
         int32_t j, inside = 1;
         for (a = 0; a < last && inside; ++a) { /* the source of the outer axes, or padding */
             const int32_t s = pad_source(it.idx[a], pads[a], pads[r + a], x.dims[a], mode);
+            const ptrdiff_t at = s < 0 ? 0 : tk_resident_offset(&x, a, s);
             if (s < 0) {
                 inside = 0;
-            } else if (a == x.row_axis && (s < x.h_start || s >= x.h_end)) {
+            } else if (at < 0) {
                 return TIGRIS_KERNEL_ERR_BAND;
             } else {
-                src += (ptrdiff_t)(a == x.row_axis ? s - x.h_start : s) * x.strides[a];
+                src += at;
             }
         }
         for (j = 0; j < tk_iter_inner(&it); ++j) {
@@ -239,11 +242,10 @@ int tigris_f32_pad(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
                 *(float *)(void *)d = op->pad_value;
             } else if (s < 0) {
                 memset(d, 0, y.elem);
-            } else if (last == x.row_axis && (s < x.h_start || s >= x.h_end)) {
-                return TIGRIS_KERNEL_ERR_BAND;
             } else {
-                const ptrdiff_t at = src + (ptrdiff_t)(last == x.row_axis ? s - x.h_start : s) * x.strides[last];
-                memcpy(d, x.data + at * (ptrdiff_t)x.elem, y.elem);
+                const ptrdiff_t at = tk_resident_offset(&x, last, s);
+                if (at < 0) return TIGRIS_KERNEL_ERR_BAND;
+                memcpy(d, x.data + (src + at) * (ptrdiff_t)x.elem, y.elem);
             }
         }
     } while (tk_iter_next(&it));
@@ -297,15 +299,6 @@ static void resize_taps(const tigris_op_t *op, int32_t j, int32_t out_len, int32
     }
 }
 
-/* Offset (elements) of index i along axis a of x, or -1 if it is a row outside the band. */
-static ptrdiff_t tap_offset(const tk_nd_t *x, int32_t a, int32_t i) {
-    if (a == x->row_axis) {
-        if (i < x->h_start || i >= x->h_end) return -1;
-        i -= x->h_start;
-    }
-    return (ptrdiff_t)i * x->strides[a];
-}
-
 int tigris_f32_resize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                       void *user_ctx) {
     tk_nd_t y, x;
@@ -320,8 +313,10 @@ int tigris_f32_resize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
     (void)op_index;
     (void)user_ctx;
 
-    err = runtime_nd(plan, mem, tk_input(plan, op, 0), &x);
-    if (err == TIGRIS_KERNEL_OK) err = runtime_nd(plan, mem, tk_output(plan, op, 0), &y);
+    /* a window of either (a 2-D tile): the walk covers the output's resident pixels, every
+     * tap checked against the input's (tk_resident_offset) */
+    err = runtime_nd_of(plan, mem, tk_input(plan, op, 0), 1, &x);
+    if (err == TIGRIS_KERNEL_OK) err = runtime_nd_of(plan, mem, tk_output(plan, op, 0), 1, &y);
     if (err != TIGRIS_KERNEL_OK) return err;
     r = y.rank;
     if (scales == NULL || op->num_params != r || op->mode > TIGRIS_RESIZE_LINEAR ||
@@ -342,8 +337,8 @@ int tigris_f32_resize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
         for (a = 0; a < last; ++a) { /* taps of the outer axes */
             ptrdiff_t o0, o1;
             resize_taps(op, it.idx[a], y.dims[a], x.dims[a], scales[a], &taps[a]);
-            o0 = tap_offset(&x, a, taps[a].i0);
-            o1 = tap_offset(&x, a, taps[a].i1);
+            o0 = tk_resident_offset(&x, a, taps[a].i0);
+            o1 = tk_resident_offset(&x, a, taps[a].i1);
             if (o0 < 0 || o1 < 0) return TIGRIS_KERNEL_ERR_BAND;
             base += o0;
             delta[a] = o1 - o0;
@@ -352,8 +347,8 @@ int tigris_f32_resize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
             uint8_t *d = y.data + (it.off[0] + (ptrdiff_t)j * it.stride[0][last]) * (ptrdiff_t)y.elem;
             ptrdiff_t o0, o1;
             resize_taps(op, it.lo[last] + j, y.dims[last], x.dims[last], scales[last], &taps[last]);
-            o0 = tap_offset(&x, last, taps[last].i0);
-            o1 = tap_offset(&x, last, taps[last].i1);
+            o0 = tk_resident_offset(&x, last, taps[last].i0);
+            o1 = tk_resident_offset(&x, last, taps[last].i1);
             if (o0 < 0 || o1 < 0) return TIGRIS_KERNEL_ERR_BAND;
             delta[last] = o1 - o0;
             if (!linear) {

@@ -376,30 +376,33 @@ static int gather(const tk_nd_t *out, const tk_nd_t *in, const i8_axis_map_t *ma
     const int32_t r = out->rank, last = out->rank - 1;
     int32_t a, o;
     int err;
-    for (a = 0; a < r; ++a) {
-        lo[a] = a == out->row_axis ? out->h_start : 0;
-        hi[a] = a == out->row_axis ? out->h_end : out->dims[a];
+    for (a = 0; a < r; ++a) { /* the output's resident pixels: a band of rows, a window of columns */
+        lo[a] = tk_resident_lo(out, a);
+        hi[a] = tk_resident_hi(out, a);
         if (lo[a] >= hi[a]) return TIGRIS_KERNEL_OK;
         idx[a] = lo[a];
     }
-    if (!write) { /* every in-image row the output band reads must be resident */
-        if (in->row_axis < 0) return TIGRIS_KERNEL_OK;
-        for (o = lo[in->row_axis]; o < hi[in->row_axis]; ++o) {
-            int32_t src = map_index(&maps[in->row_axis], o);
-            if (src >= 0 && (err = tigris_k_check_rows(in, in->row_axis, src, src + 1)) != TIGRIS_KERNEL_OK)
-                return err;
+    if (!write) { /* every in-image row and column the output's pixels read must be resident */
+        for (a = 0; a < r; ++a) {
+            if (a != in->row_axis && a != in->col_axis) continue;
+            for (o = lo[a]; o < hi[a]; ++o) {
+                int32_t src = map_index(&maps[a], o);
+                if (src >= 0 && (err = tigris_k_check_rows(in, a, src, src + 1)) != TIGRIS_KERNEL_OK) return err;
+            }
         }
         return TIGRIS_KERNEL_OK;
     }
     for (;;) {
         ptrdiff_t out_off = 0, in_off = 0;
         int outside = 0;
-        for (a = 0; a < last; ++a) {
+        for (a = 0; a < last; ++a) { /* resident offsets: the checks above hold every source */
             int32_t src = map_index(&maps[a], idx[a]);
-            out_off += (ptrdiff_t)(a == out->row_axis ? idx[a] - out->h_start : idx[a]) * out->strides[a];
+            out_off += (ptrdiff_t)(idx[a] - lo[a]) * out->strides[a];
             if (src < 0) outside = 1;
-            else in_off += (ptrdiff_t)(a == in->row_axis ? src - in->h_start : src) * in->strides[a];
+            else in_off += (ptrdiff_t)(src - tk_resident_lo(in, a)) * in->strides[a];
         }
+        out_off -= (ptrdiff_t)lo[last] * out->strides[last]; /* the last axis by full index */
+        in_off -= (ptrdiff_t)tk_resident_lo(in, last) * in->strides[last];
         for (o = lo[last]; o < hi[last]; ++o) {
             int32_t src = outside ? -1 : map_index(&maps[last], o);
             out->data[out_off + (ptrdiff_t)o * out->strides[last]] =
@@ -426,8 +429,10 @@ int tigris_i8_pad(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_
     int err;
     (void)op_index;
     (void)user_ctx;
-    if ((err = nd_runtime(plan, mem, tk_output(plan, op, 0), &out)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = nd_runtime(plan, mem, tk_input(plan, op, 0), &in)) != TIGRIS_KERNEL_OK) return err;
+    /* windows accepted (a 2-D tile): gather walks the output's resident pixels, checking first
+     * that the input holds every row and column they read */
+    if ((err = nd_runtime_of(plan, mem, tk_output(plan, op, 0), 1, &out)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = nd_runtime_of(plan, mem, tk_input(plan, op, 0), 1, &in)) != TIGRIS_KERNEL_OK) return err;
     if (pads == NULL || in.rank != out.rank || out.rank < 1 || op->num_params != 2u * (uint32_t)out.rank)
         return TIGRIS_KERNEL_ERR_PARAMS;
     if (op->mode > TIGRIS_PAD_EDGE) return TIGRIS_KERNEL_ERR_UNSUPPORTED;
@@ -468,8 +473,9 @@ int tigris_i8_resize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
     (void)user_ctx;
     if (op->mode != TIGRIS_RESIZE_NEAREST || op->coord_mode > TIGRIS_COORD_PYTORCH_HALF_PIXEL)
         return TIGRIS_KERNEL_ERR_UNSUPPORTED;
-    if ((err = nd_runtime(plan, mem, tk_output(plan, op, 0), &out)) != TIGRIS_KERNEL_OK) return err;
-    if ((err = nd_runtime(plan, mem, tk_input(plan, op, 0), &in)) != TIGRIS_KERNEL_OK) return err;
+    /* windows accepted, as tigris_i8_pad */
+    if ((err = nd_runtime_of(plan, mem, tk_output(plan, op, 0), 1, &out)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = nd_runtime_of(plan, mem, tk_input(plan, op, 0), 1, &in)) != TIGRIS_KERNEL_OK) return err;
     if (scales == NULL || in.rank != out.rank || out.rank < 1 || op->num_params != (uint32_t)out.rank)
         return TIGRIS_KERNEL_ERR_PARAMS;
     if ((err = tigris_i8_move_setup(plan, in.tensor, out.tensor, &mv)) != TIGRIS_KERNEL_OK) return err;

@@ -427,4 +427,22 @@ static inline void tk_axis_taps(const tk_axis_t *ax, int32_t start, int32_t lo, 
     *end = (int32_t)e;
 }
 
+/* -- gathers on windows (pad, resize) ------------------------------------------------------- */
+
+/* The resident indices [lo, hi) of axis a of t: its band of rows, its window of columns, or
+ * the whole axis. A gather walks exactly these of its output. */
+static inline int32_t tk_resident_lo(const tk_nd_t *t, int32_t a) {
+    return a == t->row_axis ? t->h_start : a == t->col_axis ? t->w_start : 0;
+}
+static inline int32_t tk_resident_hi(const tk_nd_t *t, int32_t a) {
+    return a == t->row_axis ? t->h_end : a == t->col_axis ? t->w_end : t->dims[a];
+}
+
+/* Offset (elements) of index i of axis a in t's resident data, or -1 if i is not resident:
+ * a gather reads input indices computed from the output's, so each is checked before use. */
+static inline ptrdiff_t tk_resident_offset(const tk_nd_t *t, int32_t a, int32_t i) {
+    if (i < tk_resident_lo(t, a) || i >= tk_resident_hi(t, a)) return -1;
+    return (ptrdiff_t)(i - tk_resident_lo(t, a)) * t->strides[a];
+}
+
 #endif /* TIGRIS_KERNELS_INTERNAL_H */
