@@ -1,16 +1,18 @@
 """Host runtime speed: milliseconds per inference of the C runtime vs onnxruntime, per zoo model.
 
 Usage: python bench/runtime_speed.py [--models KEY ...] [--budget 256K] [--repeat N] [--callgrind]
-                                     [--out DIR]
+                                     [--untiled SIZE] [--out DIR] [--upstream-venv DIR]
 
-For each model (float and int8): the plan compiled at --budget runs through the same call
-`tigris run` makes (`tigris_host_run`: load with CRC check, arenas, tigris_run with the
-reference kernels), timed without the Python layout conversions; onnxruntime runs the ONNX
+For each model (float and int8): the plan compiled at --budget is loaded once
+(`tigris_host_open`: copy, CRC check, arenas; its median is the "load ms" column) and then
+timed per inference (`tigris_host_infer`, the runtime's kernels), without the Python layout
+conversions, as the upstream's Session is timed; onnxruntime runs the ONNX
 model on one thread (the runtime is single-threaded) with all graph optimizations. Both take
 the median of --repeat runs after one warm-up. The ratio says how far the portable reference
 kernels are from an optimized CPU engine; it is what a kernel change should move.
 `--callgrind` adds instruction counts of one inference under valgrind (when installed),
-a figure that does not depend on the machine's load.
+a figure that does not depend on the machine's load. `--untiled SIZE` adds the same model
+compiled at an untiled budget and the tiles' overhead beyond the halo MACs they recompute.
 
 When the bench venv holds the upstream TiGrIS (`tigris-ml`, --upstream-venv), the same ONNX
 model is compiled by its CLI at the same budget and its host runtime (`tigris.runtime.Session`,
@@ -22,7 +24,6 @@ float models. A model the upstream rejects prints why and gets no upstream figur
 from __future__ import annotations
 
 import argparse
-import ctypes
 import json
 import math
 import os
@@ -42,7 +43,7 @@ from tigris.tools.report.text import table
 from tigris.emit.tgrs import read_plan
 from tigris.tools.budgets import parse_size
 from tigris.tools.cli import compile_bytes
-from tigris.tools.runtime_binding import STATS_SLOTS, host_library, input_bytes
+from tigris.tools.runtime_binding import HostSession, input_bytes
 from tigris.tools.runtime_build import RUNTIME_DIR, build, library_sources
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -100,23 +101,24 @@ def geo_mean(values: list[float]) -> float | None:
     return math.exp(sum(map(math.log, values)) / len(values)) if values else None
 
 
-def runtime_ms(data: bytes, inputs: list[np.ndarray], repeat: int) -> float:
-    """Median milliseconds of `tigris_host_run` on prepared bytes."""
+def runtime_ms(data: bytes, inputs: list[np.ndarray], repeat: int) -> tuple[float, float]:
+    """(load, inference): median milliseconds of opening the plan (copy, CRC check, arenas:
+    `tigris_host_open`) and of one inference on the open plan (`tigris_host_infer`), the way
+    the upstream's Session is timed (loaded once, then run)."""
     plan = read_plan(data)
     in_bytes = input_bytes(plan, inputs)
-    out = ctypes.create_string_buffer(sum(plan.tensors[t].nbytes for t in plan.outputs))
-    stats = (ctypes.c_uint32 * STATS_SLOTS)()
-    err = ctypes.create_string_buffer(256)
-    lib = host_library()
-    times = []
-    for i in range(repeat + 1):
+    loads, times = [], []
+    for _ in range(repeat):
         start = time.perf_counter()
-        rc = lib.tigris_host_run(data, len(data), in_bytes, len(in_bytes), out, len(out), 0, 0, stats, err, len(err))
-        if rc != 0:
-            raise RuntimeError(err.value.decode())
-        if i:  # the first run warms caches (and builds nothing: the library is loaded already)
+        HostSession(data, plan=plan).close()
+        loads.append((time.perf_counter() - start) * 1e3)
+    with HostSession(data, plan=plan) as session:
+        out = session.infer(in_bytes)  # warms caches (the library is built and loaded already)
+        for _ in range(repeat):
+            start = time.perf_counter()
+            session.infer(in_bytes, out)
             times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times)
+    return statistics.median(loads), statistics.median(times)
 
 
 def onnxruntime_ms(path: Path, feeds: dict[str, np.ndarray], repeat: int) -> float:
@@ -135,7 +137,8 @@ def onnxruntime_ms(path: Path, feeds: dict[str, np.ndarray], repeat: int) -> flo
 
 
 def callgrind_instructions(data: bytes, inputs_bytes: bytes, folder: Path) -> int | None:
-    """Instructions of one `tigris-run` inference (the host runner), or None without valgrind."""
+    """Instructions of one inference (inside `tigris_run`, so neither loading nor the CRC check
+    counts) of the host runner `tigris-run`, or None without valgrind."""
     if shutil.which("valgrind") is None:
         return None
     tools = RUNTIME_DIR / "tools"
@@ -144,7 +147,7 @@ def callgrind_instructions(data: bytes, inputs_bytes: bytes, folder: Path) -> in
     (folder / "m.tgrs").write_bytes(data)
     (folder / "in.bin").write_bytes(inputs_bytes)
     out = folder / "callgrind.out"
-    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", str(runner),
+    subprocess.run(["valgrind", "--tool=callgrind", "--toggle-collect=tigris_run", f"--callgrind-out-file={out}", str(runner),
                     str(folder / "m.tgrs"), str(folder / "in.bin"), str(folder / "out.bin")],
                    check=True, capture_output=True)
     for line in out.read_text().splitlines():
@@ -153,8 +156,20 @@ def callgrind_instructions(data: bytes, inputs_bytes: bytes, folder: Path) -> in
     return None
 
 
+def halo_fraction(path: Path, budget: int) -> float:
+    """MACs recomputed in halos at `budget`, as a fraction of the model's MACs (the planner's
+    own count, as `tigris analyze` reports it): the part of a tiled run's extra time that tiling
+    cannot avoid."""
+    from tigris.tools.report.analysis import normalized_module, planned
+    from tigris.transforms.plan.planner import total_macs
+
+    _, plan = planned(normalized_module(path), budget, 32)
+    total = total_macs(plan.graph)
+    return plan.halo_macs / total if total else 0.0
+
+
 def measure(paths: dict[str, Path], budget: int, repeat: int, callgrind: bool,
-            upstream: Path | None) -> list[dict[str, Any]]:
+            upstream: Path | None, untiled: int | None = None) -> list[dict[str, Any]]:
     import ort_helpers  # test/models, on the path through zoo_models
 
     rows = []
@@ -162,9 +177,10 @@ def measure(paths: dict[str, Path], budget: int, repeat: int, callgrind: bool,
         data = compile_bytes(str(path), budget)
         feeds = ort_helpers.random_inputs(path, 0)
         inputs = list(feeds.values())
-        ours, theirs = runtime_ms(data, inputs, repeat), onnxruntime_ms(path, feeds, repeat)
+        (load, ours), theirs = runtime_ms(data, inputs, repeat), onnxruntime_ms(path, feeds, repeat)
         row: dict[str, Any] = {"model": key, "budget_bytes": budget, "stages": len(read_plan(data).stages),
-                               "tigris_ms": round(ours, 3), "onnxruntime_ms": round(theirs, 3),
+                               "load_ms": round(load, 3), "tigris_ms": round(ours, 3),
+                               "onnxruntime_ms": round(theirs, 3),
                                "ratio": round(ours / theirs, 2)}
         if upstream is not None:
             up = upstream_ms(path, budget, feeds, repeat, upstream)
@@ -176,6 +192,18 @@ def measure(paths: dict[str, Path], budget: int, repeat: int, callgrind: bool,
         if callgrind:
             with tempfile.TemporaryDirectory() as tmp:
                 row["instructions"] = callgrind_instructions(data, input_bytes(read_plan(data), inputs), Path(tmp))
+        if untiled is not None:  # the tiles' cost beyond their halo recompute
+            flat = compile_bytes(str(path), untiled)
+            row["untiled_ms"] = round(runtime_ms(flat, inputs, repeat)[1], 3)
+            row["halo_pct"] = round(100 * halo_fraction(path, budget), 2)
+            row["tile_overhead_pct"] = round(100 * (ours / row["untiled_ms"] - 1) - row["halo_pct"], 1)
+            if callgrind:
+                with tempfile.TemporaryDirectory() as tmp:
+                    flat_in = input_bytes(read_plan(flat), inputs)
+                    row["untiled_instructions"] = callgrind_instructions(flat, flat_in, Path(tmp))
+                if row["instructions"] and row["untiled_instructions"]:
+                    row["tile_overhead_instr_pct"] = round(
+                        100 * (row["instructions"] / row["untiled_instructions"] - 1) - row["halo_pct"], 1)
         rows.append(row)
     return rows
 
@@ -190,21 +218,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--upstream-venv", type=Path, default=UPSTREAM_VENV,
                         help="venv holding tigris-ml (default: %(default)s; skipped when absent)")
     parser.add_argument("--no-upstream", action="store_true", help="do not time the upstream's runtime")
+    parser.add_argument("--untiled", metavar="SIZE",
+                        help="also run each model compiled at this (untiled) budget, e.g. 4M, and print the "
+                             "tiles' overhead beyond their halo recompute: (tiled / untiled - 1) - halo MACs")
     args = parser.parse_args(argv)
     upstream = None if args.no_upstream or not (args.upstream_venv / "bin" / "tigris").exists() else args.upstream_venv
     with tempfile.TemporaryDirectory() as tmp:
+        untiled = parse_size(args.untiled, "--untiled") if args.untiled else None
         rows = measure(build_models(args.models, Path(tmp)), parse_size(args.budget, "--budget"),
-                       args.repeat, args.callgrind, upstream)
-    header = ["model", "stages", "tigris ms", "onnxruntime ms", "ratio"]
+                       args.repeat, args.callgrind, upstream, untiled)
+    header = ["model", "stages", "load ms", "tigris ms", "onnxruntime ms", "ratio"]
     header += ["upstream ms", "vs upstream"] if upstream else []
     header += ["instructions"] if args.callgrind else []
+    header += ["untiled ms", "halo %", "tile overhead %"] if args.untiled else []
+    header += ["tile overhead % (instr)"] if args.untiled and args.callgrind else []
     cells = []
     for r in rows:
-        cell = [r["model"], str(r["stages"]), f"{r['tigris_ms']:.2f}", f"{r['onnxruntime_ms']:.2f}", f"{r['ratio']:.2f}x"]
+        cell = [r["model"], str(r["stages"]), f"{r['load_ms']:.2f}", f"{r['tigris_ms']:.2f}", f"{r['onnxruntime_ms']:.2f}", f"{r['ratio']:.2f}x"]
         if upstream:
             cell += [f"{r['upstream_ms']:.2f}", f"{r['vs_upstream']:.2f}x"] if "upstream_ms" in r else ["-", "-"]
         if args.callgrind:
             cell += [f"{r['instructions']:,}" if r["instructions"] else "-"]
+        if args.untiled:
+            cell += [f"{r['untiled_ms']:.2f}", f"{r['halo_pct']:.1f}", f"{r['tile_overhead_pct']:.1f}"]
+            if args.callgrind:
+                cell += [f"{r['tile_overhead_instr_pct']:.1f}" if "tile_overhead_instr_pct" in r else "-"]
         cells.append(cell)
     print("\n".join(table(header, cells, align="l" + "r" * (len(header) - 1))))
     for kind, pick in (("int8", lambda k: k.endswith("_int8")), ("float", lambda k: not k.endswith("_int8"))):

@@ -86,10 +86,58 @@ def host_library() -> ctypes.CDLL:
     u8p, u32, u32p = ctypes.c_char_p, ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint32)
     lib.tigris_host_run.argtypes = [u8p, u32, u8p, u32, ctypes.c_void_p, u32, u32, u32, u32p, ctypes.c_char_p, u32]
     lib.tigris_host_run.restype = ctypes.c_int
+    lib.tigris_host_open.argtypes = [u8p, u32, u32, u32, ctypes.c_char_p, u32]
+    lib.tigris_host_open.restype = ctypes.c_void_p
+    lib.tigris_host_infer.argtypes = [ctypes.c_void_p, u8p, u32, ctypes.c_void_p, u32, u32p, ctypes.c_char_p, u32]
+    lib.tigris_host_infer.restype = ctypes.c_int
+    lib.tigris_host_close.argtypes = [ctypes.c_void_p]
+    lib.tigris_host_close.restype = None
     for name in ("tigris_exec_error_str", "tigris_kernel_error_str"):
         getattr(lib, name).argtypes = [ctypes.c_int]
         getattr(lib, name).restype = ctypes.c_char_p
     return lib
+
+
+class HostSession:
+    """A plan loaded once (bytes copied, CRC checked) with its arenas, then run per input by
+    `infer`: what a firmware does (load at boot, infer per input), so a benchmark can time
+    inference apart from loading. Inputs and outputs are runtime-layout bytes (`input_bytes`);
+    `run_plan` is the one-shot path `tigris run` takes. Use as a context manager (or `close`)."""
+
+    def __init__(self, data: bytes, *, fast: int = 0, slow: int = 0, plan: PlanFile | None = None) -> None:
+        """`plan`: `read_plan(data)` when the caller has it already (a timed open then measures
+        the C side alone)."""
+        self.plan = read_plan(data) if plan is None else plan
+        self._lib = host_library()
+        err = ctypes.create_string_buffer(512)
+        self._handle = self._lib.tigris_host_open(data, len(data), fast, slow, err, len(err))
+        if not self._handle:
+            raise RunError(err.value.decode(errors="replace"))
+        self.output_bytes = sum(self.plan.tensors[t].nbytes for t in self.plan.outputs)
+
+    def infer(self, in_bytes: bytes, out: ctypes.Array | None = None) -> ctypes.Array:
+        """Run once on `in_bytes`; the model outputs' bytes, concatenated, in `out` (a buffer
+        of `output_bytes`, allocated when None) and returned. A failed run raises RunError."""
+        if not self._handle:
+            raise RunError("the session is closed")
+        out = ctypes.create_string_buffer(self.output_bytes) if out is None else out
+        stats = (ctypes.c_uint32 * STATS_SLOTS)()
+        err = ctypes.create_string_buffer(512)
+        if self._lib.tigris_host_infer(self._handle, in_bytes, len(in_bytes), out, len(out), stats, err, len(err)):
+            where = dict(zip(ERROR_FIELDS, stats[len(STAT_NAMES) :]))
+            raise run_failure(self.plan, where, err.value.decode(errors="replace"))
+        return out
+
+    def close(self) -> None:
+        if self._handle:
+            self._lib.tigris_host_close(self._handle)
+            self._handle = None
+
+    def __enter__(self) -> HostSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def op_kind(op_type: int) -> str:

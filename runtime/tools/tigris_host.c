@@ -59,19 +59,23 @@ uint32_t tigris_host_slow_size(const tigris_plan_t *plan) {
     return at_most_u32(total);
 }
 
-/* Everything a run allocates, freed in one place. */
-typedef struct {
+/* Everything a session allocates, freed in one place (tigris_host_close). */
+struct tigris_host_session {
     void *plan_raw, *fast_raw, *slow_raw;
     void **tensor_ptrs;
     tigris_mem_t *mem;
-} host_buffers_t;
+    tigris_plan_t plan;
+    uint32_t fast_size, slow_size;
+};
 
-static void release(host_buffers_t *b) {
-    free(b->plan_raw);
-    free(b->fast_raw);
-    free(b->slow_raw);
-    free(b->tensor_ptrs);
-    free(b->mem);
+void tigris_host_close(tigris_host_session_t *s) {
+    if (s == NULL) return;
+    free(s->plan_raw);
+    free(s->fast_raw);
+    free(s->slow_raw);
+    free(s->tensor_ptrs);
+    free(s->mem);
+    free(s);
 }
 
 static uint8_t *aligned(void *raw) {
@@ -86,10 +90,27 @@ static uint64_t io_bytes(const tigris_plan_t *plan, const uint16_t *list, uint16
     return total;
 }
 
-static int fail(char *err, uint32_t err_len, host_buffers_t *b, const char *what, const char *detail) {
+static void message(char *err, uint32_t err_len, const char *what, const char *detail) {
     if (err != NULL && err_len > 0) snprintf(err, err_len, "%s: %s", what, detail);
-    release(b);
+}
+
+static tigris_host_session_t *open_failed(char *err, uint32_t err_len, tigris_host_session_t *s, const char *what,
+                                          const char *detail) {
+    message(err, err_len, what, detail);
+    tigris_host_close(s);
+    return NULL;
+}
+
+static int fail(char *err, uint32_t err_len, const char *what, const char *detail) {
+    message(err, err_len, what, detail);
     return -1;
+}
+
+/* Zero figures, and no failing stage, op or tensor (what a refusal before the run reports). */
+static void clear_stats(uint32_t *stats) {
+    if (stats == NULL) return;
+    memset(stats, 0, sizeof(uint32_t) * TIGRIS_HOST_NUM_STATS);
+    stats[TIGRIS_HOST_ERROR_STAGE] = stats[TIGRIS_HOST_ERROR_OP] = stats[TIGRIS_HOST_ERROR_TENSOR] = TIGRIS_NONE16;
 }
 
 static void fill_stats(tigris_exec_error_t err, const tigris_exec_stats_t *s, const tigris_mem_t *mem,
@@ -130,64 +151,79 @@ static void run_error(char *err, uint32_t err_len, const tigris_plan_t *plan, ti
     }
 }
 
-int tigris_host_run(const uint8_t *plan_bytes, uint32_t plan_len, const uint8_t *inputs, uint32_t inputs_len,
-                    uint8_t *outputs, uint32_t outputs_len, uint32_t fast_size, uint32_t slow_size,
-                    uint32_t *stats, char *err, uint32_t err_len) {
-    host_buffers_t b = {NULL, NULL, NULL, NULL, NULL};
-    tigris_plan_t plan;
-    tigris_exec_stats_t run_stats;
+tigris_host_session_t *tigris_host_open(const uint8_t *plan_bytes, uint32_t plan_len, uint32_t fast_size,
+                                        uint32_t slow_size, char *err, uint32_t err_len) {
+    tigris_host_session_t *s = (tigris_host_session_t *)calloc(1, sizeof(tigris_host_session_t));
+    uint8_t *plan_buf;
     tigris_error_t lerr;
+    if (s == NULL) return open_failed(err, err_len, s, "host", "out of memory");
+    s->plan_raw = malloc((size_t)plan_len + 64u);
+    if (s->plan_raw == NULL) return open_failed(err, err_len, s, "host", "out of memory");
+    plan_buf = aligned(s->plan_raw);
+    memcpy(plan_buf, plan_bytes, plan_len);
+    lerr = tigris_plan_load(plan_buf, plan_len, &s->plan);
+    if (lerr != TIGRIS_OK) return open_failed(err, err_len, s, "cannot load the plan", tigris_error_str(lerr));
+    s->fast_size = fast_size != 0 ? fast_size : tigris_host_fast_size(&s->plan);
+    s->slow_size = slow_size != 0 ? slow_size : tigris_host_slow_size(&s->plan);
+    s->fast_raw = malloc((size_t)s->fast_size + 64u);
+    s->slow_raw = malloc((size_t)s->slow_size + 64u);
+    s->tensor_ptrs = (void **)calloc(s->plan.header->num_tensors + 1u, sizeof(void *));
+    s->mem = (tigris_mem_t *)calloc(1, sizeof(tigris_mem_t));
+    if (s->fast_raw == NULL || s->slow_raw == NULL || s->tensor_ptrs == NULL || s->mem == NULL)
+        return open_failed(err, err_len, s, "host", "out of memory");
+    return s;
+}
+
+int tigris_host_infer(tigris_host_session_t *s, const uint8_t *inputs, uint32_t inputs_len, uint8_t *outputs,
+                      uint32_t outputs_len, uint32_t *stats, char *err, uint32_t err_len) {
+    const tigris_plan_t *plan = &s->plan;
+    tigris_exec_stats_t run_stats;
     tigris_mem_error_t merr;
     tigris_exec_error_t xerr;
-    uint8_t *plan_buf;
     uint16_t i;
     uint32_t pos = 0;
 
-    if (stats != NULL) memset(stats, 0, sizeof(uint32_t) * TIGRIS_HOST_NUM_STATS);
-    b.plan_raw = malloc((size_t)plan_len + 64u);
-    if (b.plan_raw == NULL) return fail(err, err_len, &b, "host", "out of memory");
-    plan_buf = aligned(b.plan_raw);
-    memcpy(plan_buf, plan_bytes, plan_len);
-    lerr = tigris_plan_load(plan_buf, plan_len, &plan);
-    if (lerr != TIGRIS_OK) return fail(err, err_len, &b, "cannot load the plan", tigris_error_str(lerr));
-    if (io_bytes(&plan, plan.model_inputs, plan.num_model_inputs) != inputs_len)
-        return fail(err, err_len, &b, "inputs", "byte count does not match the plan's model inputs");
-    if (io_bytes(&plan, plan.model_outputs, plan.num_model_outputs) != outputs_len)
-        return fail(err, err_len, &b, "outputs", "byte count does not match the plan's model outputs");
-    if (fast_size == 0) fast_size = tigris_host_fast_size(&plan);
-    if (slow_size == 0) slow_size = tigris_host_slow_size(&plan);
-
-    b.fast_raw = malloc((size_t)fast_size + 64u);
-    b.slow_raw = malloc((size_t)slow_size + 64u);
-    b.tensor_ptrs = calloc(plan.header->num_tensors + 1u, sizeof(void *));
-    b.mem = calloc(1, sizeof(tigris_mem_t));
-    if (b.fast_raw == NULL || b.slow_raw == NULL || b.tensor_ptrs == NULL || b.mem == NULL)
-        return fail(err, err_len, &b, "host", "out of memory");
-    merr = tigris_mem_init(b.mem, b.tensor_ptrs, plan.header->num_tensors, aligned(b.fast_raw), fast_size,
-                           aligned(b.slow_raw), slow_size);
-    if (merr != TIGRIS_MEM_OK) return fail(err, err_len, &b, "memory", tigris_mem_error_str(merr));
-    for (i = 0; i < plan.num_model_inputs; i++) {
-        uint16_t t = plan.model_inputs[i];
-        uint32_t size = plan.tensors[t].size;
-        merr = tigris_mem_alloc_slow(b.mem, t, size);
-        if (merr != TIGRIS_MEM_OK) return fail(err, err_len, &b, "model input", tigris_mem_error_str(merr));
-        memcpy(b.tensor_ptrs[t], inputs + pos, size);
+    clear_stats(stats);
+    if (io_bytes(plan, plan->model_inputs, plan->num_model_inputs) != inputs_len)
+        return fail(err, err_len, "inputs", "byte count does not match the plan's model inputs");
+    if (io_bytes(plan, plan->model_outputs, plan->num_model_outputs) != outputs_len)
+        return fail(err, err_len, "outputs", "byte count does not match the plan's model outputs");
+    merr = tigris_mem_init(s->mem, s->tensor_ptrs, plan->header->num_tensors, aligned(s->fast_raw), s->fast_size,
+                           aligned(s->slow_raw), s->slow_size);
+    if (merr != TIGRIS_MEM_OK) return fail(err, err_len, "memory", tigris_mem_error_str(merr));
+    for (i = 0; i < plan->num_model_inputs; i++) {
+        uint16_t t = plan->model_inputs[i];
+        uint32_t size = plan->tensors[t].size;
+        merr = tigris_mem_alloc_slow(s->mem, t, size);
+        if (merr != TIGRIS_MEM_OK) return fail(err, err_len, "model input", tigris_mem_error_str(merr));
+        memcpy(s->tensor_ptrs[t], inputs + pos, size);
         pos += size;
     }
-    xerr = tigris_run(&plan, b.mem, tigris_host_kernel, NULL, &run_stats);
-    if (stats != NULL) fill_stats(xerr, &run_stats, b.mem, stats);
+    xerr = tigris_run(plan, s->mem, tigris_host_kernel, NULL, &run_stats);
+    if (stats != NULL) fill_stats(xerr, &run_stats, s->mem, stats);
     if (xerr != TIGRIS_EXEC_OK) {
-        run_error(err, err_len, &plan, xerr, &run_stats);
-        release(&b);
+        run_error(err, err_len, plan, xerr, &run_stats);
         return -1;
     }
     pos = 0;
-    for (i = 0; i < plan.num_model_outputs; i++) {
-        uint16_t t = plan.model_outputs[i];
-        if (b.tensor_ptrs[t] == NULL) return fail(err, err_len, &b, "run failed", "a model output was not produced");
-        memcpy(outputs + pos, b.tensor_ptrs[t], plan.tensors[t].size);
-        pos += plan.tensors[t].size;
+    for (i = 0; i < plan->num_model_outputs; i++) {
+        uint16_t t = plan->model_outputs[i];
+        if (s->tensor_ptrs[t] == NULL) return fail(err, err_len, "run failed", "a model output was not produced");
+        memcpy(outputs + pos, s->tensor_ptrs[t], plan->tensors[t].size);
+        pos += plan->tensors[t].size;
     }
-    release(&b);
     return 0;
+}
+
+int tigris_host_run(const uint8_t *plan_bytes, uint32_t plan_len, const uint8_t *inputs, uint32_t inputs_len,
+                    uint8_t *outputs, uint32_t outputs_len, uint32_t fast_size, uint32_t slow_size,
+                    uint32_t *stats, char *err, uint32_t err_len) {
+    tigris_host_session_t *s;
+    int rc;
+    clear_stats(stats);
+    s = tigris_host_open(plan_bytes, plan_len, fast_size, slow_size, err, err_len);
+    if (s == NULL) return -1;
+    rc = tigris_host_infer(s, inputs, inputs_len, outputs, outputs_len, stats, err, err_len);
+    tigris_host_close(s);
+    return rc;
 }

@@ -47,12 +47,30 @@ uint32_t tigris_host_slow_size(const tigris_plan_t *plan);
 int tigris_host_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                        void *user_ctx);
 
+/* A plan loaded once (bytes copied, CRC checked) with its arenas, run any number of times: what
+ * a firmware does (load at boot, infer per input), and how a host times inference alone. */
+typedef struct tigris_host_session tigris_host_session_t;
+
+/* Load `plan_bytes` (copied to an aligned buffer, checked by tigris_plan_load) and allocate the
+ * arenas (fast_size / slow_size 0: the sizes above). NULL with a one-line message in err if the
+ * plan is refused or memory runs out. Free with tigris_host_close. */
+tigris_host_session_t *tigris_host_open(const uint8_t *plan_bytes, uint32_t plan_len, uint32_t fast_size,
+                                        uint32_t slow_size, char *err, uint32_t err_len);
+
+/* One inference on an open session: the arenas are reset, then as tigris_host_run below from
+ * "fill the model inputs" on (same arguments, same stats and errors). */
+int tigris_host_infer(tigris_host_session_t *session, const uint8_t *inputs, uint32_t inputs_len, uint8_t *outputs,
+                      uint32_t outputs_len, uint32_t *stats, char *err, uint32_t err_len);
+
+/* Free a session (NULL is a no-op). */
+void tigris_host_close(tigris_host_session_t *session);
+
 /* Load `plan_bytes` (copied to an aligned buffer), fill the model inputs from
  * `inputs` (their bytes concatenated in model-input order, runtime layout), run
  * with tigris_host_kernel, and copy the model outputs to `outputs` likewise.
  * fast_size / slow_size 0 mean the sizes above. stats (TIGRIS_HOST_NUM_STATS
  * entries) may be NULL. Returns 0, or -1 with a one-line message in err (a failing
- * op is named: "op 12 'conv_3' (op type 1): <the kernel's reason>"). */
+ * op is named: "op 12 'conv_3' (op type 1): <the kernel's reason>"). Open, infer, close. */
 int tigris_host_run(const uint8_t *plan_bytes, uint32_t plan_len, const uint8_t *inputs, uint32_t inputs_len,
                     uint8_t *outputs, uint32_t outputs_len, uint32_t fast_size, uint32_t slow_size,
                     uint32_t *stats, char *err, uint32_t err_len);

@@ -1,5 +1,5 @@
-"""The fast convolution loops (runtime/src/kernels/kernels_{i8,f32}_fast.c) against the reference
-loops they replace, byte for byte.
+"""The fast convolution loops (runtime/src/kernels/kernels_{i8,f32}_fast.c) and the int8 binary
+ops' fast loop (kernels_i8_elementwise.c) against the reference loops they replace, byte for byte.
 
 The oracle is the same runtime built with -DTIGRIS_KERNELS_REFERENCE_ONLY (kernels_fast.h), which
 keeps the reference loops: both builds run the same compiled plan through run_ops
@@ -92,6 +92,9 @@ CASES = random_cases(seed=5, count=32) + [  # wide channels: full blocks and the
     ConvCase("pw_int8_wide", (1, 40, 6, 7), 37, (1, 1), (1, 1), (0, 0, 0, 0), (1, 1), 1, True, "int8"),
     ConvCase("pw_qdq_wide", (1, 67, 5, 7), 70, (1, 1), (1, 1), (0, 0, 0, 0), (1, 1), 1, False, "qdq", -11, 5),
     ConvCase("pw_f32_wide", (1, 40, 6, 7), 37, (1, 1), (1, 1), (0, 0, 0, 0), (1, 1), 1, True, "f32"),
+    # int8 depthwise windows beyond the centred-weight table (5 x 5) and beyond one row's chunk
+    ConvCase("dw7x7_qdq", (1, 19, 11, 12), 19, (7, 7), (2, 1), (3, 2, 3, 4), (1, 1), 19, False, "qdq", 9, -3),
+    ConvCase("dw1x37_qdq", (1, 18, 3, 40), 18, (1, 37), (1, 1), (0, 5, 0, 3), (1, 1), 18, False, "qdq", 12, 4),
 ]
 
 
@@ -220,6 +223,56 @@ def test_fast_conv_windows_equal_the_reference_loops(case: ConvCase, tmp_path: P
     x = plan_input(c, seed=len(case.name))[0]
     windows, _ = check_windows(c.plan_bytes, x, np.random.default_rng(len(case.name)))
     assert windows > 0
+
+
+BINARY_OPS = ("Mul", "Add", "Sub", "Max", "Min", "Div")
+
+
+def binary_model(channels: int, seed: int) -> onnx.ModelProto:
+    """Each binary op between two QDQ tensors, int8 in the plan: a full-shape operand (the
+    sigmoid of the input) and a per-channel one broadcast over the pixels (its global average),
+    chained, every result requantized to its own scale and zero point."""
+    rng = np.random.default_rng(seed)
+    nodes: list[onnx.NodeProto] = []
+    inits: list[onnx.TensorProto] = []
+
+    def qdq(name: str, scale: float, zp: int) -> str:
+        s_, z_ = _const(inits, f"{name}_s", np.float32(scale)), _const(inits, f"{name}_z", np.int8(zp))
+        nodes.append(helper.make_node("QuantizeLinear", [name, s_, z_], [f"{name}_q"]))
+        nodes.append(helper.make_node("DequantizeLinear", [f"{name}_q", s_, z_], [f"{name}_d"]))
+        return f"{name}_d"
+
+    x = qdq("x", 0.04, int(rng.integers(-10, 11)))
+    nodes.append(helper.make_node("Sigmoid", [x], ["sig"]))
+    full = qdq("sig", 1 / 256, -128)
+    nodes.append(helper.make_node("GlobalAveragePool", [x], ["gap"]))
+    chan = qdq("gap", 0.01, int(rng.integers(-5, 6)))
+    y = x
+    for i, op in enumerate(BINARY_OPS):
+        nodes.append(helper.make_node(op, [y, chan if i % 2 else full], [f"y{i}"]))
+        y = qdq(f"y{i}", float(rng.uniform(0.02, 0.2)), int(rng.integers(-20, 21)))
+    shape = [1, channels, 5, 6]
+    graph = helper.make_graph(nodes, "binary", [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+                              [helper.make_tensor_value_info(y, TensorProto.FLOAT, None)], inits)  # fmt: skip
+    opsets = [helper.make_opsetid("", OPSET)]
+    model = helper.make_model(graph, opset_imports=opsets, ir_version=helper.find_min_ir_version_for(opsets))
+    return onnx.shape_inference.infer_shapes(model, strict_mode=True)
+
+
+@pytest.mark.parametrize("channels", [3, 17])
+def test_fast_int8_binary_ops_equal_the_reference_loop(channels: int, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """The int8 binary ops' fast loop (dequantization tables, the op chosen once) gives the
+    reference loop's bytes, broadcast operands included."""
+    c = compile_model(binary_model(channels, channels), tmp_path)
+    kinds = {OpType(op.op_type).name for op in c.plan.ops}
+    assert {"MUL", "ADD", "SUB", "MAX", "MIN", "DIV"} <= kinds, kinds
+    assert all(c.plan.tensors[t].dtype == DType.I8 for op in c.plan.ops if op.op_type == OpType.DIV
+               for t in op.inputs), "the binary ops did not run in int8"  # fmt: skip
+    inputs = plan_input(c, seed=channels)
+    fast, ref = run_both(c, inputs, None, monkeypatch)
+    for got, want in zip(fast, ref, strict=True):
+        assert got.tobytes() == want.tobytes()
 
 
 def test_reference_build_is_the_oracle_the_fast_build_differs_from() -> None:

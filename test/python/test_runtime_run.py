@@ -18,7 +18,7 @@ import onnx
 import pytest
 from compiled_models import ORT_INT8_STEPS, compile_model, interpret, ort_lsb, plan_inputs  # test/support
 from tigris.tools.cli import compile_bytes, main
-from tigris.tools.runtime_binding import RunError, run_plan, tile_arena
+from tigris.tools.runtime_binding import HostSession, RunError, from_runtime, input_bytes, run_plan, tile_arena
 from tigris.emit.tgrs import read_plan
 
 ZOO = ["mobilenet_v2", "resnet", "unet", "yolo", "conv1d", "dense_autoencoder", "pytorch_idioms", "silu_ops"]
@@ -103,6 +103,31 @@ def test_runtime_refuses_an_arena_smaller_than_the_tiles(model_zoo) -> None:
     run_plan(data, [x], fast=need)  # exactly enough runs
     with pytest.raises(RunError, match="tiles need"):
         run_plan(data, [x], fast=need - 1)
+
+
+def test_a_session_loads_once_and_infers_like_a_one_shot_run(model_zoo) -> None:
+    """HostSession (tigris_host_open / infer / close): each inference on the one loaded plan,
+    tiled, gives the bytes of `run_plan` (load, run, free) for its input, also after an
+    inference on another input; a wrong input size is a one-line RunError, and the session
+    still runs afterwards."""
+    data = compile_bytes(str(model_zoo["mobilenet_v2_int8"]), 32 << 10)
+    plan = read_plan(data)
+    assert any(stage.tile_plan is not None for stage in plan.stages)
+    rng = np.random.default_rng(3)
+    xs = [rng.standard_normal((1, 3, 96, 96)).astype(np.float32) for _ in range(2)]
+    want = [run_plan(data, [x], dequantize=False).outputs[0] for x in xs]
+    assert want[0].tobytes() != want[1].tobytes()
+    out_tensor = plan.tensors[plan.outputs[0]]
+    with HostSession(data) as session:
+        for x, expected in [*zip(xs, want), (xs[0], want[0])]:
+            raw = session.infer(input_bytes(plan, [x])).raw
+            assert np.array_equal(from_runtime(raw, out_tensor, None, False), expected)
+        with pytest.raises(RunError, match="byte count"):
+            session.infer(b"\0" * 5)
+        raw = session.infer(input_bytes(plan, [xs[1]])).raw
+        assert np.array_equal(from_runtime(raw, out_tensor, None, False), want[1])
+    with pytest.raises(RunError, match="cannot load the plan"):
+        HostSession(data[:-1] + bytes([data[-1] ^ 1]), plan=plan)
 
 
 def test_host_runner_builds_with_cmake_and_runs_a_plan(model_zoo, tmp_path: Path) -> None:

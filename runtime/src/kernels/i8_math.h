@@ -42,21 +42,47 @@ static inline int tigris_i8_scale_ok(float s) {
     return s > 0.0f && s <= 3.40282347e+38f;
 }
 
-/* clamp(rint(v) + zp, lo, hi), NaN -> lo. zp, lo, hi lie in [-255, 255], so lo - zp and
- * hi - zp are exact floats and (int32_t)r never overflows. */
-static inline int32_t tigris_i8_round_clamp(float v, int32_t zp, int32_t lo, int32_t hi) {
+/* The output range of a rounding: [lo, hi] with zero point zp, and the float bounds the rounded
+ * value is compared with. zp, lo, hi lie in [-255, 255], so lo - zp and hi - zp are exact floats
+ * and (int32_t)r never overflows. A kernel builds one per op, outside its loops. */
+typedef struct {
+    float r_lo, r_hi;
+    int32_t zp, lo, hi;
+} tigris_i8_range_t;
+
+static inline tigris_i8_range_t tigris_i8_range(int32_t zp, int32_t lo, int32_t hi) {
+    tigris_i8_range_t r;
+    r.r_lo = (float)(lo - zp);
+    r.r_hi = (float)(hi - zp);
+    r.zp = zp;
+    r.lo = lo;
+    r.hi = hi;
+    return r;
+}
+
+/* clamp(rint(v) + zp, lo, hi) over a range, NaN -> lo. */
+static inline int32_t tigris_i8_round_to(const tigris_i8_range_t *range, float v) {
     const float r = rintf(v);
-    const float r_lo = (float)(lo - zp);
-    const float r_hi = (float)(hi - zp);
-    if (!(r > r_lo)) return lo; /* below the range, or NaN */
-    if (r >= r_hi) return hi;
-    return (int32_t)r + zp;
+    if (!(r > range->r_lo)) return range->lo; /* below the range, or NaN */
+    if (r >= range->r_hi) return range->hi;
+    return (int32_t)r + range->zp;
+}
+
+/* clamp(rint(v) + zp, lo, hi), NaN -> lo. */
+static inline int32_t tigris_i8_round_clamp(float v, int32_t zp, int32_t lo, int32_t hi) {
+    const tigris_i8_range_t range = tigris_i8_range(zp, lo, hi);
+    return tigris_i8_round_to(&range, v);
 }
 
 /* onnxruntime's QuantizeLinear of one value. */
-static inline int32_t tigris_i8_quantize_value(float y, float scale, int32_t zp, int32_t lo, int32_t hi) {
+static inline int32_t tigris_i8_quantize_to(const tigris_i8_range_t *range, float y, float scale) {
     const float r = y / scale;
-    return tigris_i8_round_clamp(r, zp, lo, hi);
+    return tigris_i8_round_to(range, r);
+}
+
+static inline int32_t tigris_i8_quantize_value(float y, float scale, int32_t zp, int32_t lo, int32_t hi) {
+    const tigris_i8_range_t range = tigris_i8_range(zp, lo, hi);
+    return tigris_i8_quantize_to(&range, y, scale);
 }
 
 /* onnxruntime's DequantizeLinear of one value (an integer in the storage range). */
@@ -67,10 +93,15 @@ static inline float tigris_i8_dequantize_value(int32_t value, int32_t zp, float 
 }
 
 /* A dense op's int32 accumulator to its output: clamp(rint((float)acc * scale) + zp, lo, hi). */
-static inline int32_t tigris_i8_requant(int32_t acc, float scale, int32_t zp, int32_t lo, int32_t hi) {
+static inline int32_t tigris_i8_requant_to(const tigris_i8_range_t *range, int32_t acc, float scale) {
     const float a = (float)acc;
     const float v = a * scale;
-    return tigris_i8_round_clamp(v, zp, lo, hi);
+    return tigris_i8_round_to(range, v);
+}
+
+static inline int32_t tigris_i8_requant(int32_t acc, float scale, int32_t zp, int32_t lo, int32_t hi) {
+    const tigris_i8_range_t range = tigris_i8_range(zp, lo, hi);
+    return tigris_i8_requant_to(&range, acc, scale);
 }
 
 /* An average from the exact sum of (x - zx) over count > 0 elements. */
