@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 
 import numpy as np
@@ -37,8 +38,29 @@ def as_bytes(data: bytes | bytearray | memoryview | np.ndarray) -> bytes:
     return bytes(data)
 
 
+def f32s(xs: Sequence[float]) -> tuple[float, ...]:
+    """`f32` of each of `xs` (Python floats) in one pack and unpack: a plan's per-channel scales
+    are thousands of floats, and one struct call per float was most of the writer's and the
+    reader's time. Element-wise if one does not fit a float32 (`f32` leaves it alone)."""
+    n = len(xs)
+    try:
+        return struct.unpack(f"<{n}f", struct.pack(f"<{n}f", *xs))
+    except OverflowError:
+        return tuple(f32(x) for x in xs)
+
+
 def _plain(v: object) -> object:
-    """numpy scalars -> int/float (floats rounded to float32), sequences -> tuples of those."""
+    """numpy scalars -> int/float (floats rounded to float32), sequences -> tuples of those.
+    Sequences of plain ints or floats (nearly every field) take the one-pass paths."""
+    kind = type(v)
+    if kind is int or kind is str or v is None:
+        return v
+    if kind is tuple or kind is list:
+        if all(type(x) is int for x in v):  # type: ignore[union-attr]
+            return tuple(v)  # type: ignore[arg-type]
+        if all(type(x) is float for x in v):  # type: ignore[union-attr]
+            return f32s(v)  # type: ignore[arg-type]
+        return tuple(_plain(x) for x in v)  # type: ignore[union-attr]
     if isinstance(v, (list, tuple, np.ndarray)):
         return tuple(_plain(x) for x in v)
     if isinstance(v, (float, np.floating)):
@@ -53,7 +75,10 @@ class _Normalized:
 
     def __post_init__(self) -> None:
         for f in fields(self):  # type: ignore[arg-type]
-            object.__setattr__(self, f.name, _plain(getattr(self, f.name)))
+            value = getattr(self, f.name)
+            plain = _plain(value)
+            if plain is not value:
+                object.__setattr__(self, f.name, plain)
 
 
 @dataclass(frozen=True)

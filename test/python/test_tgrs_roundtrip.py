@@ -502,3 +502,19 @@ def test_writer_checks_the_plan_as_the_loader_would() -> None:
     plan.ops[0] = replace(plan.ops[0], inputs=(5,))
     with pytest.raises(ValueError, match=r"op 0 \(relu\) inputs\[0\]: index 5 >= num_tensors 2"):
         write_plan(plan)
+
+
+def test_records_round_float_sequences_to_float32_and_keep_the_rest() -> None:
+    """The one-pass normalization of float sequences (model.f32s) rounds each value as float32
+    does (numpy is the oracle), leaves a value too large for float32 as it is, and keeps ints
+    and mixed or numpy sequences as the element-wise rule does."""
+    values = [0.1, 1 / 3, -2.5e-8, 1e30, 0.0]
+    q = QuantParam(scales=values, zero_points=[np.int8(3), 4, np.int64(-5), 0, 1], axis=0)
+    assert q.scales == tuple(float(np.float32(v)) for v in values)
+    assert all(type(s) is float for s in q.scales)
+    assert q.zero_points == (3, 4, -5, 0, 1) and all(type(z) is int for z in q.zero_points)
+    assert QuantParam(scales=[1e39, 0.1], zero_points=[0, 0], axis=0).scales == (1e39, float(np.float32(0.1)))
+    assert QuantParam(scales=np.array([0.1, 0.2]), zero_points=(0, 0), axis=0).scales == (
+        float(np.float32(0.1)), float(np.float32(0.2)))
+    op = Op(OpType.RELU, "r", [0], [1], requant_scales=[0.1, np.float32(0.3)], params=[1, 2])
+    assert op.requant_scales == (float(np.float32(0.1)), float(np.float32(0.3))) and op.params == (1, 2)

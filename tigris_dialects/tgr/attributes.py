@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from xdsl.dialects.builtin import (
+    BytesAttr,
     DenseArrayBase,
     IntAttr,
     IntegerType,
@@ -31,6 +32,20 @@ from xdsl.utils.str_enum import StrEnum
 def int_values(array: DenseArrayBase) -> tuple[int, ...]:
     """An `array<i64: ...>` as Python ints."""
     return tuple(int(v) for v in array.get_values())
+
+
+_I64_RANGE = range(-(1 << 63), 1 << 63)
+
+
+def i64_array(values: Sequence[int]) -> DenseArrayBase:
+    """`DenseArrayBase.from_list(i64, values)`, the same attribute, without its per-value
+    normalization when every value is a signed 64-bit int (then each is its own normal form):
+    a per-channel `!tgr.quant` holds hundreds of zero points, and that normalization was most
+    of fold-qdq's time. Other values take `from_list` (which wraps or refuses them)."""
+    ints = [int(v) for v in values]
+    if all(v in _I64_RANGE for v in ints):
+        return DenseArrayBase(i64, BytesAttr(i64.pack(ints)))
+    return DenseArrayBase.from_list(i64, ints)
 
 
 @irdl_attr_definition
@@ -97,7 +112,7 @@ class QuantType(ParametrizedAttribute, TypeAttribute):
             storage,
             IntAttr(axis),
             DenseArrayBase.from_list(f64, list(map(float, scales))),
-            DenseArrayBase.from_list(i64, list(map(int, zero_points))),
+            i64_array(zero_points),
         )
 
     @property
