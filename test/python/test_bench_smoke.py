@@ -35,10 +35,11 @@ def test_runtime_speed_prints_a_row(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     header, row, geo_mean = proc.stdout.splitlines()
     assert geo_mean.startswith("geo-mean float (1 models): ours / onnxruntime ")
-    assert header.split() == ["model", "stages", "tigris", "ms", "onnxruntime", "ms", "ratio"]
+    assert header.split() == ["model", "stages", "load", "ms", "tigris", "ms", "onnxruntime", "ms", "ratio"]
     assert row.split()[:2] == ["conv1d", "1"]
     (result,) = json.loads((tmp_path / "runtime_speed.json").read_text())
     assert result["model"] == "conv1d" and result["tigris_ms"] > 0 and result["onnxruntime_ms"] > 0
+    assert result["load_ms"] > 0
 
 
 def test_compile_time_prints_whole_process_and_phases(tmp_path: Path) -> None:
