@@ -377,7 +377,10 @@ def test_the_host_runs_plugin_kernels_before_the_reference_kernels(
     finally:
         runtime_binding.host_library.cache_clear()
     np.testing.assert_array_equal(result.outputs[0], 2 * np.maximum(2 * x, 0))
-    assert result.stats["stages_chain"] == 3 and result.stats["total_tiles"] >= 2
+    # one stage of the three ops, tiled (peak 4096 > 2048; bands of 8 of the 16 rows hold 2 x 1024
+    # B): it moves x and the output like a chain of the three would, in fewer stages (shortest-path
+    # cuts, G3)
+    assert result.stats["stages_tiled"] == 1 and result.stats["total_tiles"] >= 2
 
 
 def test_without_the_plugin_kernel_the_run_fails(installed: Callable[..., None]) -> None:

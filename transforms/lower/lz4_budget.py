@@ -24,8 +24,7 @@ from tigris.dialects.tgr.weight import WeightOp
 from tigris.transforms.lower.group_weights import pack_lz4, stored_bytes, weight_bytes
 from tigris.transforms.lower.weight_reserve import reserve_capacity
 from tigris.transforms.plan.graph import build_plan_graph, main_func
-from tigris.transforms.plan.planner import assign_strategies
-from tigris.transforms.plan.temporal import partition_temporal
+from tigris.transforms.plan.planner import plan_memory
 
 RESERVE_EIGHTHS = (0, 1, 2, 3, 4)
 """Reserves tried, in eighths of the budget: at most half, beyond which stages multiply."""
@@ -46,8 +45,9 @@ def choose_plan_budget(module: ModuleOp, budget: int, align: int) -> int:
     best_budget, best_bytes = budget, None
     for eighths in RESERVE_EIGHTHS:
         at = budget - budget * eighths // 8
-        stages = partition_temporal(graph, at, align)
-        peaks = [p.scheduled_peak for p in assign_strategies(graph, stages, at, align)]
+        planned = plan_memory(graph, at, align).stages  # the stages tigris-plan{budget=at} cuts
+        stages = [p.stage for p in planned]
+        peaks = [p.scheduled_peak for p in planned]
         if eighths and max(peaks, default=0) > at:
             continue
         stage_of = {step: s.index for s in stages for step in range(s.first, s.last + 1)}

@@ -2,7 +2,7 @@
 
     annotate-lifetimes        op: tgr.step, tgr.lifetime       (model inputs: in arg_attrs)
     memory-timeline{align}    @main: tgr.memory
-    partition-temporal{..}    op: tgr.stage; @main: tgr.stages = [#tgr.stage<...>]
+    partition-temporal{..}    op: tgr.stage; @main: tgr.stages = [#tgr.stage<...>] (cuts=shortest|greedy)
     partition-spatial{..}     tile plans on over-budget tileable stages
     tile-chains{..}           chains of linked over-budget stages share one tile plan
 
@@ -26,9 +26,9 @@ from tigris.dialects.tgr.attributes import LifetimeAttr, MemoryAttr, StageAttr, 
 from tigris.dialects.tgr.plan_attrs import MEMORY, STAGE, STAGES, MissingPlanError, stored_plan
 from tigris.transforms.plan.graph import PlanGraph, build_plan_graph, main_func
 from tigris.transforms.plan.memory import lifetimes, timeline
-from tigris.transforms.plan.planner import Plan, StagePlan, assign_strategies, measure
+from tigris.transforms.plan.planner import CUTS, Plan, StagePlan, assign_strategies, measure, partition
 from tigris.transforms.plan.tiling import TilePlan
-from tigris.transforms.plan.temporal import Stage, make_stage, partition_temporal
+from tigris.transforms.plan.temporal import Stage, make_stage
 
 DEFAULT_ALIGN = 32
 """The largest TIGRIS_TENSOR_ALIGN of spec/memory-model.md (x86_64): safe on every target."""
@@ -155,16 +155,26 @@ def written_plan(module: ModuleOp) -> Plan:
     return plan
 
 
+def _check_cuts(cuts: str) -> None:
+    if cuts not in CUTS:
+        raise PassFailedException(f"cuts={cuts} is not one of {', '.join(CUTS)}")
+
+
 @dataclass(frozen=True)
 class PartitionTemporalPass(ModulePass):
+    """Stage cuts: `cuts=shortest` (default) the partition of least slow-memory traffic
+    (`planner.plan_memory`), `cuts=greedy` the spec's greedy."""
+
     name = "partition-temporal"
     budget: int = 0
     align: int = DEFAULT_ALIGN
+    cuts: str = "shortest"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         _check(self.budget, self.align)
+        _check_cuts(self.cuts)
         graph = build_plan_graph(op)
-        write_stages(op, graph, partition_temporal(graph, self.budget, self.align))
+        write_stages(op, graph, partition(graph, self.budget, self.align, self.cuts))
 
 
 def _tile_stages(op: ModuleOp, budget: int, align: int, chains: bool) -> None:
@@ -208,9 +218,12 @@ class TigrisPlanPass(ModulePass):
     name = "tigris-plan"
     budget: int = 0
     align: int = DEFAULT_ALIGN
+    cuts: str = "shortest"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _check_cuts(self.cuts)
         AnnotateLifetimesPass().apply(ctx, op)
         MemoryTimelinePass(self.align).apply(ctx, op)
-        for pass_ in (PartitionTemporalPass, PartitionSpatialPass, TileChainsPass):
+        PartitionTemporalPass(self.budget, self.align, self.cuts).apply(ctx, op)
+        for pass_ in (PartitionSpatialPass, TileChainsPass):
             pass_(self.budget, self.align).apply(ctx, op)

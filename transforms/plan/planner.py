@@ -1,5 +1,8 @@
 """The whole memory plan: stages, their strategies, and the figures `tigris analyze` reports.
 
+Stages are cut by shortest path (`cuts.py`: the partition moving the fewest bytes to and from
+slow memory), or by the spec's greedy (`temporal.py`); `plan_memory` says how the two are weighed.
+
 Strategy per stage, simplest first (spec/tiling.md): a stage within the budget runs
 normally; consecutive over-budget stages that link (see `chain_links`) are chain-tiled
 if the chain's bands fit the budget; any other over-budget tileable stage is spatially
@@ -12,17 +15,26 @@ execution with slow-memory overflow").
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tigris.dialects.tgr.attributes import Strategy
 from tigris.transforms.plan.geometry import Axis, has_axis
 from tigris.transforms.plan.graph import PlanGraph, PlanStep
 from tigris.transforms.plan.memory import align_up, timeline
+from tigris.transforms.plan.cuts import fitting_tile, group_traffic, shortest_path_stages
 from tigris.transforms.plan.temporal import Stage, make_stage, partition_temporal
 from tigris.transforms.plan.tiling import (
-    TilePlan, chain_links, is_tileable, plan_chain, plan_reduction, plan_spatial, tiles_peak,
-    computed_elements, is_tileable_2d, reduction_peak, reduction_step, tile_peak_2d, tile_reads,
+    TilePlan, chain_links, is_tileable, plan_chain, tiles_peak, computed_elements, is_tileable_2d, reduction_peak,
+    reduction_step, tile_peak_2d,
 )
+
+MAX_RECOMPUTE = 0.10
+"""The halo recompute (a share of the model's MACs) that a partition other than the greedy's may
+add to the greedy plan's when it saves traffic: bytes are not bought with unbounded compute."""
+
+CUTS = ("shortest", "greedy")
+"""How the planner cuts stages: the least slow-memory traffic (`cuts.shortest_path_stages`,
+compared with the greedy's partition), or the spec's greedy (`temporal.partition_temporal`)."""
 
 
 @dataclass
@@ -66,13 +78,52 @@ class Plan:
         return len({s.tile.chain for s in self.stages if s.tile is not None and s.tile.chain >= 0})
 
 
-def plan_memory(graph: PlanGraph, budget: int, align: int) -> Plan:
+def plan_memory(graph: PlanGraph, budget: int, align: int, cuts: str = "shortest") -> Plan:
+    """The plan at `budget`. With `cuts="shortest"`, the greedy's partition and the shortest
+    path's (`cuts.py`) are both planned (strategies, chains) and measured, and the better is
+    kept: no overflow first, then the least slow-memory traffic, the least halo recompute, the
+    fewest stages; the greedy's on a tie, and whenever the other recomputes more than
+    `MAX_RECOMPUTE` of the model's MACs beyond what the greedy's plan recomputes. The shortest path moves no more bytes
+    than the greedy before chains (`cuts.py`), but chains may favour either partition, so only
+    comparing both guarantees the plan never moves more than the greedy's. The greedy's chains
+    are edges of the search too, with their measured traffic."""
+    if cuts not in CUTS:
+        raise ValueError(f"cuts={cuts!r}: expected one of {', '.join(CUTS)}")
     whole = timeline(graph, align)
-    stages = partition_temporal(graph, budget, align)
-    plans = assign_strategies(graph, stages, budget, align)
-    plan = Plan(graph, budget, align, plans, whole.peak, whole.peak_step)
-    measure(plan)
-    return plan
+
+    def planned(stages: list[Stage]) -> Plan:
+        plan = Plan(graph, budget, align, assign_strategies(graph, stages, budget, align), whole.peak, whole.peak_step)
+        measure(plan)
+        return plan
+
+    greedy = partition_temporal(graph, budget, align)
+    best = planned(greedy)
+    if cuts == "shortest":
+        shortest = shortest_path_stages(graph, budget, align, greedy, _chain_groups(best))
+        if [(s.first, s.last) for s in shortest] != [(s.first, s.last) for s in greedy]:
+            other = planned(shortest)
+            if other.halo_macs <= best.halo_macs + MAX_RECOMPUTE * total_macs(graph):
+                best = min(best, other, key=_preference)
+    return best
+
+
+def _chain_groups(plan: Plan) -> list[tuple[list[Stage], int]]:
+    """The plan's chains, each with the slow-memory bytes it moves: edges of the cut search."""
+    found = []
+    for group in groups(plan):
+        if group[0].strategy is Strategy.CHAIN:
+            stages = [sp.stage for sp in group]
+            found.append((stages, sum(group_traffic(plan.graph, stages, group[0].tile))))
+    return found
+
+
+def _preference(plan: Plan) -> tuple[int, int, int, int]:
+    return (plan.overflow, plan.traffic.written + plan.traffic.read, plan.halo_macs, len(plan.stages))
+
+
+def partition(graph: PlanGraph, budget: int, align: int, cuts: str = "shortest") -> list[Stage]:
+    """The stages `plan_memory` plans at `budget` (partition-temporal writes them)."""
+    return [sp.stage for sp in plan_memory(graph, budget, align, cuts).stages]
 
 
 def assign_strategies(
@@ -88,7 +139,7 @@ def assign_strategies(
         j = i
         while chains and j + 1 < len(stages) and stages[j + 1].peak > budget and chain_links(graph, stages[j], stages[j + 1]):
             j += 1
-        chain = plan_chain(graph, stages[i : j + 1], budget, align, chain_id) if j > i else None
+        chain = _chain(graph, stages[i : j + 1], budget, align, chain_id) if j > i else None
         if chain is not None and chain.peak <= budget:
             chain_id += 1
             for k in range(i, j + 1):
@@ -99,11 +150,20 @@ def assign_strategies(
     return plans
 
 
+def _chain(graph: PlanGraph, stages: list[Stage], budget: int, align: int, chain_id: int) -> TilePlan:
+    """`tiling.plan_chain`, remembered on the graph per (stages, budget, align): both partitions
+    `plan_memory` compares often hold the same chains."""
+    key = ("chain", tuple((s.first, s.last) for s in stages), budget, align)
+    if key not in graph.memo:
+        graph.memo[key] = plan_chain(graph, stages, budget, align, 0)
+    return replace(graph.memo[key], chain=chain_id)  # type: ignore[type-var]
+
+
 def _spatial_or_normal(graph: PlanGraph, stage: Stage, budget: int, align: int) -> StagePlan:
     """An over-budget stage: tiled (output-row bands, or reduction tiles over the input of a
     global pooling) if its bands fit the budget, else normal (it overflows)."""
-    tile = plan_spatial(graph, stage, budget, align) or plan_reduction(graph, stage, budget, align)
-    if tile is not None and tile.peak <= budget:
+    tile = fitting_tile(graph, stage, budget, align)
+    if tile is not None:
         return StagePlan(stage, Strategy.TILED, tile)
     return StagePlan(stage, Strategy.NORMAL)
 
@@ -125,13 +185,12 @@ def measure(plan: Plan) -> None:
     g = plan.graph
     for group in groups(plan):
         stages = [sp.stage for sp in group]
-        first, last = stages[0], stages[-1]
-        plan.traffic.written += sum(g.tensors[t].nbytes for t in last.outputs)
         tile = group[0].tile
-        if tile is None or tile.reduces:  # reduction tiles read each input row once a channel block
-            plan.traffic.read += sum(g.tensors[t].nbytes for t in first.inputs) * (tile.num_tiles_c if tile else 1)
+        written, read = group_traffic(g, stages, tile)
+        plan.traffic.written += written
+        plan.traffic.read += read
+        if tile is None or tile.reduces:
             continue
-        plan.traffic.read += tile_reads(g, stages, tile)
         for step, (computed, total) in computed_elements(g, stages, tile).items():
             if computed > total and total:
                 plan.halo_macs += g.steps[step].macs * (computed - total) // total

@@ -1,4 +1,5 @@
-"""partition-temporal: the greedy forward pass of spec/pipeline.md section 5.
+"""partition-temporal{cuts=greedy}: the greedy forward pass of spec/pipeline.md section 5 (the
+default cuts are by shortest path, `cuts.py`, which starts from this partition).
 
 Ops join the current stage in order; when one would push the stage's peak over the
 budget, the stage is cut before it. An op that alone exceeds the budget forms its

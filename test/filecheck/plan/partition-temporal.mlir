@@ -1,6 +1,6 @@
-// RUN: tigris-opt %s --split-input-file -p 'partition-temporal{budget=150 align=32}' | filecheck %s
-// RUN: tigris-opt %s --split-input-file -p 'partition-temporal{budget=300 align=32}' | filecheck %s --check-prefix=B300
-// RUN: tigris-opt %s --split-input-file -p 'partition-temporal{budget=1000 align=32}' | filecheck %s --check-prefix=B1000
+// RUN: tigris-opt %s --split-input-file -p 'partition-temporal{budget=150 align=32 cuts=greedy}' | filecheck %s
+// RUN: tigris-opt %s --split-input-file -p 'partition-temporal{budget=300 align=32 cuts=greedy}' | filecheck %s --check-prefix=B300
+// RUN: tigris-opt %s --split-input-file -p 'partition-temporal{budget=1000 align=32 cuts=greedy}' | filecheck %s --check-prefix=B1000
 
 // partition-temporal (spec/pipeline.md section 5), greedy: ops join the current stage
 // in order; when the stage's timeline with the next op would peak above the budget,
