@@ -89,6 +89,7 @@ typedef enum {
     TIGRIS_OP_PRELU          = 70,
     TIGRIS_OP_MAX            = 71,
     TIGRIS_OP_MIN            = 72,
+    TIGRIS_OP_POW_TENSOR     = 73,
     TIGRIS_OP_REDUCE_SUM     = 80,
     TIGRIS_OP_REDUCE_MAX     = 81,
     TIGRIS_OP_REDUCE_MIN     = 82,
@@ -383,7 +384,8 @@ static inline int tigris_band_op_tileable_2d(uint8_t op_type) {
     case TIGRIS_OP_RECIPROCAL: case TIGRIS_OP_ELU: case TIGRIS_OP_SELU: case TIGRIS_OP_SOFTPLUS:
     case TIGRIS_OP_SOFTSIGN: case TIGRIS_OP_ERF: case TIGRIS_OP_GELU: case TIGRIS_OP_HARD_SIGMOID:
     case TIGRIS_OP_SIGN: case TIGRIS_OP_SHRINK: case TIGRIS_OP_POW: case TIGRIS_OP_SILU: case TIGRIS_OP_SLICE:
-    case TIGRIS_OP_GATHER: case TIGRIS_OP_PRELU: case TIGRIS_OP_MAX: case TIGRIS_OP_MIN: case TIGRIS_OP_LRN:
+    case TIGRIS_OP_GATHER: case TIGRIS_OP_PRELU: case TIGRIS_OP_MAX: case TIGRIS_OP_MIN:
+    case TIGRIS_OP_POW_TENSOR: case TIGRIS_OP_LRN:
         return 1;
     default:
         return 0;

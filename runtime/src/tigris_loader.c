@@ -514,7 +514,7 @@ static int tensor_ok(const ctx_t *c, const tigris_tensor_t *t) {
 static int known_op_type(uint8_t type) {
     if (type >= TIGRIS_OP_CONV && type <= TIGRIS_OP_DEQUANTIZE) return 1;
     if (type >= TIGRIS_OP_NEG && type <= TIGRIS_OP_SILU) return 1;
-    if (type >= TIGRIS_OP_PRELU && type <= TIGRIS_OP_MIN) return 1;
+    if (type >= TIGRIS_OP_PRELU && type <= TIGRIS_OP_POW_TENSOR) return 1;
     if (type >= TIGRIS_OP_SLICE && type <= TIGRIS_OP_TILE) return 1;
     if (type >= TIGRIS_OP_REDUCE_SUM && type <= TIGRIS_OP_LAYER_NORM) return 1;
     if (type >= TIGRIS_OP_CUSTOM_FIRST && type <= TIGRIS_OP_CUSTOM_LAST) return 1;

@@ -7,8 +7,8 @@ runtime, the outputs onnx ships as the oracle, within 1e-4 or the case's own tol
 The outcome of every case is pinned here. A case in PASSING must match; any other case must be
 refused with exactly one `error:` line (exit status 1) of the reason pinned in REFUSED, never a
 traceback, never a wrong answer. So a regression fails, and so does a case that starts passing
-(move it to PASSING: the list stays exact). The reasons allowed to stay are FINAL; every other
-reason is `missing op X`, work for the ops to come.
+(move it to PASSING: the list stays exact). The reasons allowed to stay are FINAL, and
+every refusal left is one of them (issue 13's list): no op a model uses is missing.
 """
 
 from __future__ import annotations
@@ -117,9 +117,11 @@ PASSING = frozenset({
     "pytorch-operator/test_operator_maxpool",
     "pytorch-operator/test_operator_min",
     "pytorch-operator/test_operator_mm",
+    "pytorch-operator/test_operator_non_float_params",
     "pytorch-operator/test_operator_pad",
     "pytorch-operator/test_operator_params",
     "pytorch-operator/test_operator_permute2",
+    "pytorch-operator/test_operator_pow",
     "pytorch-operator/test_operator_reduced_mean",
     "pytorch-operator/test_operator_reduced_mean_keepdim",
     "pytorch-operator/test_operator_reduced_sum",
@@ -158,23 +160,12 @@ FINAL = frozenset(r.reason for r in (STRING, SEQUENCE, TRAINING, POOL_3D, CONV_3
 """The reasons issue 13 allows to remain."""
 
 
-def missing(op: str, pattern: str | None = None) -> Refusal:
-    """An op (or op form) the runtime lacks; check-legal names it unless `pattern` says how."""
-    return Refusal(f"missing op {op}", pattern or rf"operators? (is|are) not supported: (.*, )?{op} '")
-
-
-INT64_ADD = missing("Add on int64", r"^op 0 'Add_0' \(tgr.add\): op type or dtype combination not implemented$")
-
 REFUSED: dict[str, Refusal] = {
     **{f"pytorch-converted/test_{name}": POOL_3D for name in (
         "AvgPool3d", "AvgPool3d_stride", "AvgPool3d_stride1_pad0_gpu_input", "MaxPool3d", "MaxPool3d_stride",
         "MaxPool3d_stride_padding")},
     **{f"pytorch-converted/test_Conv3d{suffix}": CONV_3D for suffix in (
         "", "_dilated", "_dilated_strided", "_groups", "_no_bias", "_stride", "_stride_padding")},
-    "pytorch-operator/test_operator_non_float_params": INT64_ADD,
-    "pytorch-operator/test_operator_pow": missing(
-        "Pow with an activation exponent", r"\(onnx.Pow\): Pow needs a constant scalar exponent \(the runtime computes x \*\* c only\)$"
-    ),
     "simple/test_gradient_of_add": TRAINING,
     "simple/test_gradient_of_add_and_mul": TRAINING,
     **{f"simple/test_sequence_model{i}": SEQUENCE for i in range(1, 8)},
@@ -192,9 +183,9 @@ def test_every_case_is_pinned_once() -> None:
     assert set(CASES) == PASSING | REFUSED.keys()
 
 
-def test_refusals_are_final_reasons_or_missing_ops() -> None:
+def test_refusals_are_final_reasons_only() -> None:
     for case_id, refusal in REFUSED.items():
-        assert refusal.reason in FINAL or refusal.reason.startswith("missing op "), case_id
+        assert refusal.reason in FINAL, case_id
 
 
 @pytest.mark.parametrize("case_id", sorted(CASES))

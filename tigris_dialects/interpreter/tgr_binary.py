@@ -1,5 +1,6 @@
-"""`tgr.prelu`, `tgr.max`, `tgr.min` (float, broadcasting); on `!tgr.quant` tensors their int8
-kernel (tgr_int8.py): quantize(f(dequantize(a), dequantize(b))), onnxruntime's QDQ meaning."""
+"""`tgr.prelu`, `tgr.max`, `tgr.min`, `tgr.pow_tensor` (float, broadcasting); on `!tgr.quant`
+tensors the first three run their int8 kernel (tgr_int8.py): quantize(f(dequantize(a),
+dequantize(b))), onnxruntime's QDQ meaning. `tgr.pow_tensor` is float only."""
 
 from __future__ import annotations
 
@@ -37,3 +38,8 @@ class TgrBinaryFunctions(InterpreterFunctions):
     @int8_kernel(q8.minimum)
     def run_min(self, interpreter: Interpreter, op: bi.MinOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
         return out(op, np.minimum(np.asarray(args[0], F32), np.asarray(args[1], F32)))
+
+    @impl(bi.PowTensorOp)
+    def run_pow_tensor(self, interpreter: Interpreter, op: bi.PowTensorOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            return out(op, np.power(np.asarray(args[0], F32), np.asarray(args[1], F32)).astype(F32))

@@ -33,7 +33,7 @@ TGR_OPS = [
     sh.UnsqueezeOp, sh.TransposeOp, sh.ReduceMeanOp,
     mv.SliceOp, mv.GatherOp, mv.TileOp,
     rd.ReduceSumOp, rd.ReduceMaxOp, rd.ReduceMinOp, rd.LogSoftmaxOp, rd.LrnOp, rd.LayerNormOp,
-    bi.PReluOp, bi.MaxOp, bi.MinOp,
+    bi.PReluOp, bi.MaxOp, bi.MinOp, bi.PowTensorOp,
     *un.UNARY_OPS,
     WeightOp,
 ]  # fmt: skip

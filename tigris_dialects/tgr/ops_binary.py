@@ -1,13 +1,15 @@
-"""`tgr` binary ops beyond the arithmetic four: prelu, max, min.
+"""`tgr` binary ops beyond the arithmetic four: prelu, max, min, pow_tensor.
 
-All three broadcast ONNX-style like `tgr.add` and are pointwise for tiling: an output band reads
+All four broadcast ONNX-style like `tgr.add` and are pointwise for tiling: an output band reads
 the same band of each operand (a broadcast operand the rows it has). PRelu's slope is an operand,
 not a property, because ONNX gives it as a tensor (usually a constant per channel, [C, 1, 1]).
 """
 
 from __future__ import annotations
 
+from xdsl.dialects.builtin import Float32Type
 from xdsl.irdl import irdl_op_definition, traits_def
+from xdsl.utils.exceptions import VerifyException
 
 from tigris.dialects.shapes import expect_shape, shape_of
 from tigris.dialects.tgr.ops_elementwise import POINTWISE, BinaryElementwise
@@ -42,3 +44,20 @@ class MinOp(BinaryElementwise):
 
     name = "tgr.min"
     traits = traits_def(*POINTWISE, RuntimeOp(OpType.MIN))
+
+
+@irdl_op_definition
+class PowTensorOp(BinaryElementwise):
+    """Element-wise `lhs ** rhs` with a tensor exponent (ONNX Pow whose exponent is not one
+    constant; a constant scalar exponent is `tgr.pow`). float32 only: C's powf, so a negative
+    base with a non-integer exponent is NaN, as in onnxruntime."""
+
+    name = "tgr.pow_tensor"
+    traits = traits_def(*POINTWISE, RuntimeOp(OpType.POW_TENSOR))
+
+    def verify_(self) -> None:
+        super().verify_()
+        for value in (self.lhs, self.rhs, self.output):
+            element = value.type.element_type  # type: ignore[union-attr]
+            if not isinstance(element, Float32Type):
+                raise VerifyException(f"{self.name}: operands and result are float32, got {value.type}")

@@ -85,6 +85,7 @@ class OpType(IntEnum):
     PRELU = 70
     MAX = 71
     MIN = 72
+    POW_TENSOR = 73  # Pow with a tensor exponent (tgr.pow_tensor); POW has a constant one
     REDUCE_SUM = 80
     REDUCE_MAX = 81
     REDUCE_MIN = 82
@@ -161,7 +162,7 @@ TILEABLE_2D_OPS = frozenset({
     OpType.DEQUANTIZE, OpType.LEAKY_RELU, OpType.CLIP, OpType.ADD, OpType.SUB, OpType.MUL, OpType.DIV,
     OpType.PRELU, OpType.MAX, OpType.MIN, OpType.NEG, OpType.ABS, OpType.EXP, OpType.LOG, OpType.SQRT,
     OpType.RECIPROCAL, OpType.ELU, OpType.SELU, OpType.SOFTPLUS, OpType.SOFTSIGN, OpType.ERF, OpType.GELU,
-    OpType.HARD_SIGMOID, OpType.SIGN, OpType.SHRINK, OpType.POW, OpType.SILU,
+    OpType.HARD_SIGMOID, OpType.SIGN, OpType.SHRINK, OpType.POW, OpType.SILU, OpType.POW_TENSOR,
     OpType.CONCAT, OpType.BATCH_NORM, OpType.LRN,
     OpType.SLICE, OpType.GATHER,  # channel picks only: other slices and gathers are structural
     OpType.RESIZE, OpType.PAD,  # columns follow the rule rows do (RowMap, one rule per axis)

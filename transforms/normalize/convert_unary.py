@@ -1,5 +1,6 @@
 """The element-wise math conversions of convert-onnx-to-tgr: Neg ... Gelu one to one, SiLU (onnx
-Silu, Swish with alpha 1) to `tgr.silu`, Pow with a constant scalar exponent to `tgr.pow`.
+Silu, Swish with alpha 1) to `tgr.silu`, Pow with a constant scalar exponent to `tgr.pow`, any
+other Pow to `tgr.pow_tensor`.
 
 SiLU becomes one op rather than x * sigmoid(x): in int8 it is then one lookup table, as
 onnxruntime computes Swish in float between its Q/DQ pair, instead of a sigmoid rounded to int8
@@ -8,7 +9,7 @@ before the multiply. Swish with another alpha is left for decompose-silu (which 
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import FloatAttr, f32
+from xdsl.dialects.builtin import Float32Type, FloatAttr, TensorType, f32
 from xdsl.ir import Operation
 from xdsl.irdl import IRDLOperation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
@@ -17,6 +18,7 @@ from tigris.dialects.constants import constant_array
 from tigris.dialects.onnx import ops_elementwise as oe
 from tigris.dialects.onnx import ops_unary as ou
 from tigris.dialects.shapes import shape_of
+from tigris.dialects.tgr import ops_binary as tb
 from tigris.dialects.tgr import ops_unary as tu
 from tigris.transforms.rewriting import carry_name, fail
 
@@ -64,17 +66,22 @@ class ConvertSwishAlphaOne(RewritePattern):
 
 
 class ConvertPow(RewritePattern):
-    """Pow(x, c) with c a constant scalar (any shape of one element broadcasting to x's shape)."""
+    """Pow(x, c) with c a constant scalar (any shape of one element) that leaves x's shape is
+    `tgr.pow` (the exponent a property: one op record, an int8 lookup table); any other Pow on
+    float32 is `tgr.pow_tensor`, the broadcasting binary op (float only)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ou.PowOp, rewriter: PatternRewriter) -> None:
         exponent = constant_array(op.Y)
-        if exponent is None or exponent.size != 1:
-            raise fail(op, "Pow needs a constant scalar exponent (the runtime computes x ** c only)")
-        if shape_of(op.Z) != shape_of(op.X):
-            raise fail(op, "Pow whose exponent broadcasts the base to another shape is not supported")
-        props = {"exponent": FloatAttr(float(exponent.reshape(-1)[0]), f32)}
-        new = tu.PowOp.build(operands=[op.X], result_types=[op.Z.type], properties=props)
+        if exponent is not None and exponent.size == 1 and shape_of(op.Z) == shape_of(op.X):
+            props = {"exponent": FloatAttr(float(exponent.reshape(-1)[0]), f32)}
+            new = tu.PowOp.build(operands=[op.X], result_types=[op.Z.type], properties=props)
+            rewriter.replace(op, carry_name(op, new))
+            return
+        for value in (op.X, op.Y):
+            if not isinstance(value.type, TensorType) or not isinstance(value.type.element_type, Float32Type):
+                raise fail(op, f"Pow with a tensor exponent computes float32 only, got {value.type}")
+        new = tb.PowTensorOp.build(operands=[op.X, op.Y], result_types=[op.Z.type])
         rewriter.replace(op, carry_name(op, new))
 
 

@@ -19,6 +19,7 @@ tigris_kernel_fn tigris_f32_kernel_for(uint8_t op_type) {
     case TIGRIS_OP_DIV:
     case TIGRIS_OP_MAX:
     case TIGRIS_OP_MIN:
+    case TIGRIS_OP_POW_TENSOR:
     case TIGRIS_OP_PRELU: return tigris_f32_binary;
     case TIGRIS_OP_RELU:
     case TIGRIS_OP_RELU6:

@@ -40,7 +40,8 @@ static int elementwise_walk(const tigris_plan_t *plan, const tigris_op_t *op, ti
     return TIGRIS_KERNEL_OK;
 }
 
-/* ADD, SUB, MUL, DIV, MAX, MIN, PRELU (input 0 is x, input 1 the slope), broadcast. */
+/* ADD, SUB, MUL, DIV, MAX, MIN, PRELU (input 0 is x, input 1 the slope), POW_TENSOR (x ** y),
+ * broadcast. */
 int tigris_f32_binary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                       void *user_ctx) {
     tk_nd_t y, x[2];
@@ -69,6 +70,7 @@ int tigris_f32_binary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
             case TIGRIS_OP_MAX: v = (a > b || a != a) ? a : b; break; /* NaN propagates, as numpy */
             case TIGRIS_OP_MIN: v = (a < b || a != a) ? a : b; break;
             case TIGRIS_OP_PRELU: v = a >= 0.0f ? a : b * a; break; /* a = x, b = slope */
+            case TIGRIS_OP_POW_TENSOR: v = powf(a, b); break;
             default: v = a / b; break;
             }
             yp[(ptrdiff_t)i * sy] = tk_activate(v, op->activation);

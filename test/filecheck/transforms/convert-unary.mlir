@@ -3,7 +3,8 @@
 // convert-onnx-to-tgr, element-wise math (convert_unary.py): one tgr op per ONNX op,
 // attributes kept under their names (ONNX defaults are tgr's, so not printed); SiLU
 // (Silu, Swish with alpha 1) becomes tgr.silu; Pow with a constant scalar exponent
-// becomes tgr.pow. Refused forms are in convert-unary-invalid.mlir.
+// becomes tgr.pow, any other float Pow tgr.pow_tensor. Refused forms are in
+// convert-unary-invalid.mlir.
 
 // CHECK-LABEL: func.func @math
 // CHECK-SAME:      (%[[X:.*]]: tensor<2x3xf32>)
@@ -103,4 +104,25 @@ func.func @pow_constant_exponent(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tenso
   %0 = onnx.Pow %x, %two {tgr.name = "square"} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
   %1 = onnx.Pow %x, %half : (tensor<2x3xf32>, tensor<1xf32>) -> tensor<2x3xf32>
   func.return %0, %1 : tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// Any other exponent: an activation, a constant of several elements, a constant that grows
+// x's shape. Each is the broadcasting binary tgr.pow_tensor, the exponent an operand.
+// CHECK-LABEL: func.func @pow_tensor_exponent
+// CHECK-SAME:      (%[[X:.*]]: tensor<2x3xf32>, %[[E:.*]]: tensor<2x3xf32>)
+// CHECK:         %[[COLS:.*]] = tgr.weight dense<[1.000000e+00, 2.000000e+00, 3.000000e+00]> : tensor<3xf32>
+// CHECK:         %[[TWO:.*]] = tgr.weight dense<2.000000e+00> : tensor<1x1x1xf32>
+// CHECK-NEXT:    %[[P0:.*]] = tgr.pow_tensor %[[X]], %[[E]] {tgr.name = "by_activation"} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    %[[P1:.*]] = tgr.pow_tensor %[[X]], %[[COLS]] : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT:    %[[P2:.*]] = tgr.pow_tensor %[[X]], %[[TWO]] : (tensor<2x3xf32>, tensor<1x1x1xf32>) -> tensor<1x2x3xf32>
+// CHECK-NEXT:    func.return %[[P0]], %[[P1]], %[[P2]] :
+func.func @pow_tensor_exponent(%x: tensor<2x3xf32>, %e: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<1x2x3xf32>) {
+  %cols = tgr.weight dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %two = tgr.weight dense<2.0> : tensor<1x1x1xf32>
+  %0 = onnx.Pow %x, %e {tgr.name = "by_activation"} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = onnx.Pow %x, %cols : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %2 = onnx.Pow %x, %two : (tensor<2x3xf32>, tensor<1x1x1xf32>) -> tensor<1x2x3xf32>
+  func.return %0, %1, %2 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<1x2x3xf32>
 }

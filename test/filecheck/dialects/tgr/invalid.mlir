@@ -491,3 +491,10 @@
 // Channel blocks (tile_c > 0) belong to reduction tiles.
 "test.op"() {t = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, peak = 64, chain = -1, tile_c = 4, num_tiles_c = 2>} : () -> ()
 // CHECK: channel blocks (tile_c > 0) are for reduction tiles; without them num_tiles_c is 1
+
+// -----
+
+%x = "test.op"() : () -> tensor<2x3xf32>
+%e = "test.op"() : () -> tensor<2x3xi32>
+%y = tgr.pow_tensor %x, %e : (tensor<2x3xf32>, tensor<2x3xi32>) -> tensor<2x3xf32>
+// CHECK: tgr.pow_tensor: operands and result are float32, got tensor<2x3xi32>

@@ -222,3 +222,13 @@ func.func @constant_resource() {
     }
   }
 #-}
+
+// -----
+
+// Pow with a tensor exponent: a broadcasting binary op like tgr.add.
+// CHECK-LABEL: func.func @pow_tensor
+// CHECK-NEXT:    tgr.pow_tensor %{{.*}}, %{{.*}} : (tensor<2x1x3xf32>, tensor<4x1xf32>) -> tensor<2x4x3xf32>
+func.func @pow_tensor(%x: tensor<2x1x3xf32>, %e: tensor<4x1xf32>) -> tensor<2x4x3xf32> {
+  %0 = tgr.pow_tensor %x, %e : (tensor<2x1x3xf32>, tensor<4x1xf32>) -> tensor<2x4x3xf32>
+  func.return %0 : tensor<2x4x3xf32>
+}
