@@ -75,3 +75,14 @@ def parse_align(text: str, flag: str = "--align") -> int:
     if value < 1 or value & (value - 1):
         raise BudgetError(f"bad {flag} value '{text}': expected a power of two, e.g. 4, 8, 16 or 32")
     return value
+
+
+def parse_percent(text: str, flag: str = "--max-recompute") -> float:
+    """A percentage in [0, 100] (`--max-recompute 5`, `2.5`)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 100:  # NaN fails too
+        raise BudgetError(f"bad {flag} value '{text}': expected a percentage from 0 to 100, e.g. 10 or 2.5")
+    return value

@@ -98,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_argument(
         "--align", metavar="N", help="tensor alignment in bytes, a power of two (default: the planner's, 32)"
     )
+    analyze.add_argument("--max-recompute", metavar="PCT", help=MAX_RECOMPUTE_HELP)
     analyze.add_argument(
         "--input-shape", action="append", default=[], metavar="NAME:DxD...",
         help="bind the dynamic dims of an ONNX input, e.g. input:1x3x224x224 (repeatable)",
@@ -128,6 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     compile_.add_argument("--xip", action="store_true", help="weights are read in place (no LZ4)")
     compile_.add_argument("-c", "--compress", choices=("none", "lz4"), default="none", help="weight block compression")
     compile_.add_argument("--align", metavar="N", help="tensor alignment in bytes, a power of two (default 32)")
+    compile_.add_argument("--max-recompute", metavar="PCT", help=MAX_RECOMPUTE_HELP)
     compile_.add_argument("--input-shape", action="append", default=[], metavar="NAME:DxD...")
     compile_.add_argument("-o", "--output", required=True, help="the .tgrs file to write")
     from tigris.tools.cli_run import add_run_parser
@@ -142,9 +144,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+MAX_RECOMPUTE_HELP = (
+    "halo recompute the planner may add to cut fewer stages, in percent of the model's MACs (default 10)"
+)
+
+
 def compile_bytes(
     path: str, budget: int, *, align: int = 32, compress: str = "none", xip: bool = False,
     input_shapes: dict | None = None, phase: Callable[[str], None] = lambda _: None,
+    max_recompute: float = 10.0,
 ) -> bytes:
     """The .tgrs bytes of an ONNX model (raises DiagnosticException / ValueError on user errors)."""
     from xdsl.context import Context
@@ -160,7 +168,9 @@ def compile_bytes(
     module.verify()
     phase("normalize, plan, lower")
     # verified once after import and once before emission, not after every pass (run_passes)
-    TigrisCompilePass(budget=budget, align=align, compress=compress).run(Context(), module, verify_each=False)
+    TigrisCompilePass(budget=budget, align=align, compress=compress, max_recompute=max_recompute).run(
+        Context(), module, verify_each=False
+    )
     module.verify()
     phase("emit")
     return plan_bytes(module, budget, xip=xip)
@@ -168,12 +178,13 @@ def compile_bytes(
 
 def run_compile(args: argparse.Namespace) -> str:
     from tigris.dialects.onnx.importer import parse_input_shapes
-    from tigris.tools.budgets import BudgetError, parse_align, parse_memory, parse_size
+    from tigris.tools.budgets import BudgetError, parse_align, parse_memory, parse_percent, parse_size
     from tigris.tools.user_paths import check_output, write_output
 
     fast, _ = parse_memory(args.memory, "-m")
     flash = parse_size(args.flash, "-f") if args.flash is not None else None
     align = parse_align(args.align) if args.align is not None else 32
+    max_recompute = parse_percent(args.max_recompute) if args.max_recompute is not None else 10.0
     if args.xip and args.compress == "lz4":
         raise BudgetError("--xip and -c lz4 exclude each other: XIP weights are read in place")
     check_output(args.output, "-o")  # before the compile, not after
@@ -181,7 +192,8 @@ def run_compile(args: argparse.Namespace) -> str:
 
     progress = Progress("tigris compile", 3)
     data = compile_bytes(args.model, fast, align=align, compress=args.compress, xip=args.xip,
-                         input_shapes=parse_input_shapes(args.input_shape), phase=progress.phase)
+                         input_shapes=parse_input_shapes(args.input_shape), phase=progress.phase,
+                         max_recompute=max_recompute)
     progress.done()
     if flash is not None and len(data) > flash:
         raise BudgetError(f"the plan is {len(data)} bytes, {len(data) - flash} bytes more than the flash (-f {flash} bytes)")
@@ -263,19 +275,20 @@ def run_analyze(args: argparse.Namespace) -> str:
     from tigris.dialects.onnx.importer import parse_input_shapes
     from tigris.tools.report import render_text, to_json
     from tigris.tools.report.analysis import analyze_module, normalized_module
-    from tigris.tools.budgets import parse_align, parse_memory, parse_size
+    from tigris.tools.budgets import parse_align, parse_memory, parse_percent, parse_size
     from tigris.tools.progress import Progress
     from tigris.transforms.plan.passes import DEFAULT_ALIGN
 
     fast, slow = parse_memory(args.memory, "-m")
     flash = parse_size(args.flash, "-f") if args.flash is not None else None
     align = parse_align(args.align) if args.align is not None else DEFAULT_ALIGN
+    max_recompute = parse_percent(args.max_recompute) if args.max_recompute is not None else 10.0
     figures = _figures(args)
     progress = Progress("tigris analyze", 3 + len(figures), enabled=not args.json)
     module = normalized_module(args.model, parse_input_shapes(args.input_shape), progress.phase, verify_each=False)
     progress.phase("plan")
     report = analyze_module(module, str(args.model), fast, slow_budget=slow, flash_budget=flash, align=align,
-                            verify_each=False)
+                            verify_each=False, max_recompute=max_recompute)
     if figures:
         from tigris.tools.report.memory_profile import memory_profile
 

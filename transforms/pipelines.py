@@ -77,6 +77,8 @@ class TigrisCompilePass(ModulePass):
     budget: int = 0
     align: int = 32
     compress: str = "none"
+    max_recompute: int | float = 10.0
+    """Percent of the model's MACs the planner's cuts may add in halo recompute (tigris-plan)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         self.run(ctx, op)
@@ -91,7 +93,7 @@ class TigrisCompilePass(ModulePass):
         `verify_each` as for `run_passes`."""
         from tigris.transforms.plan.passes import TigrisPlanPass
 
-        TigrisPlanPass(self.budget, self.align).apply(ctx, op)
+        TigrisPlanPass(self.budget, self.align, max_recompute=self.max_recompute).apply(ctx, op)
         if verify_each:
             op.verify()
         self.lower(ctx, op, verify_each=verify_each)
@@ -117,7 +119,8 @@ class TigrisCompilePass(ModulePass):
             pass_.apply(ctx, op)
             verify()
         if self.compress == "lz4" and (at := choose_plan_budget(op, self.budget, self.align)) != self.budget:
-            TigrisPlanPass(at, self.align).apply(ctx, op)  # the weights are final: price them, then re-plan
+            # the weights are final: price them, then re-plan
+            TigrisPlanPass(at, self.align, max_recompute=self.max_recompute).apply(ctx, op)
             verify()
         GroupWeightsPass(self.compress, self.budget).apply(ctx, op)  # type: ignore[arg-type]
         verify()

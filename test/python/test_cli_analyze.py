@@ -379,3 +379,29 @@ def test_errors_in_a_real_process_have_no_traceback(tmp_path: Path) -> None:
     proc = subprocess.run(args, capture_output=True, text=True)
     assert proc.returncode == 1 and proc.stdout == ""
     assert proc.stderr == "error: bad -m value '1.5': that is 1.5 bytes, not a whole number\n"
+
+
+def test_max_recompute_bounds_the_cuts(model_zoo: dict[str, Path], tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """--max-recompute reaches the planner from both commands: on the YOLO-like int8 net at 16K
+    the shortest-path cuts buy less traffic with more halo recompute than the greedy's plan
+    (about 0.4% of its MACs); at 0% they may add none, so analyze reports the greedy's
+    recompute and more traffic, and compile writes that plan."""
+    from tigris.emit.tgrs import read_plan
+
+    model = str(model_zoo["yolo_int8"])
+    default = analyze_json(capsys, model, "-m", "16K")
+    bounded = analyze_json(capsys, model, "-m", "16K", "--max-recompute", "0")
+    assert (default["max_recompute_pct"], bounded["max_recompute_pct"]) == (10.0, 0.0)
+    moved = [sum(r["slow_traffic_bytes"].values()) for r in (default, bounded)]
+    assert moved[0] < moved[1] and default["halo_macs"] > bounded["halo_macs"]
+    out = tmp_path / "bounded.tgrs"
+    assert main(["compile", model, "-m", "16K", "--max-recompute", "0", "-o", str(out)]) == 0
+    assert len(read_plan(out.read_bytes()).stages) == bounded["stage_count"] != default["stage_count"]
+
+
+@pytest.mark.parametrize("value", ["-1", "100.5", "ten", "nan"])
+def test_max_recompute_must_be_a_percentage(relu3: Path, value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyze", str(relu3), "-m", "1K", "--max-recompute", value]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"error: bad --max-recompute value '{value}': expected a percentage from 0 to 100, e.g. 10 or 2.5"]

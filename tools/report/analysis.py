@@ -134,6 +134,8 @@ class AnalysisReport:
     flash: Flash
     sweep: tuple[SweepPoint, ...]
     stages: tuple[StageRow, ...]
+    max_recompute: float = 10.0
+    """The bound on the halo recompute the cuts may add (`--max-recompute`, percent of the MACs)."""
 
     @property
     def fits(self) -> bool:
@@ -164,13 +166,13 @@ class PlanCache:
     overlapping budgets. `plan` is the one the IR holds, at its budget; the planner answers
     for the others."""
 
-    def __init__(self, plan: Plan) -> None:
-        self.graph, self.align = plan.graph, plan.align
+    def __init__(self, plan: Plan, max_recompute: float = 10.0) -> None:
+        self.graph, self.align, self.max_recompute = plan.graph, plan.align, max_recompute
         self._plans: dict[int, Plan] = {plan.budget: plan}
 
     def at(self, budget: int) -> Plan:
         if budget not in self._plans:
-            self._plans[budget] = plan_memory(self.graph, budget, self.align)
+            self._plans[budget] = plan_memory(self.graph, budget, self.align, max_recompute=self.max_recompute / 100)
         return self._plans[budget]
 
 
@@ -245,11 +247,11 @@ def normalized_module(
     return module
 
 
-def planned(module: ModuleOp, budget: int, align: int) -> tuple[ModuleOp, Plan]:
+def planned(module: ModuleOp, budget: int, align: int, max_recompute: float = 10.0) -> tuple[ModuleOp, Plan]:
     """A copy of the normalized `module` annotated by `tigris-plan` at `budget`, and the plan
     read back from it (as `tigris compile` plans it: the module itself is left as it is)."""
     annotated = module.clone()
-    TigrisPlanPass(budget, align).apply(Context(), annotated)
+    TigrisPlanPass(budget, align, max_recompute=max_recompute).apply(Context(), annotated)
     return annotated, dataclasses.replace(written_plan(annotated), budget=budget)
 
 
@@ -279,13 +281,14 @@ def analyze_module(
     flash_budget: int | None = None,
     align: int = DEFAULT_ALIGN,
     verify_each: bool = True,
+    max_recompute: float = 10.0,
 ) -> AnalysisReport:
     """The report for an already normalized (`tgr`) module (left as it is); `verify_each` as for
-    the flash figure's compile (`compiled_flash`)."""
+    the flash figure's compile (`compiled_flash`); `max_recompute` as `--max-recompute` (percent)."""
     if budget < 1 or align < 1 or align & (align - 1):
         raise ValueError(f"need budget >= 1 and a power-of-two align (got {budget}, {align})")
-    annotated, plan = planned(module, budget, align)
-    graph, plans = plan.graph, PlanCache(plan)
+    annotated, plan = planned(module, budget, align, max_recompute)
+    graph, plans = plan.graph, PlanCache(plan, max_recompute)
     min_budget = minimum_budget(graph, align)
     weight_count, weight_bytes = weights(module)
     largest = max(graph.tensors, key=lambda t: t.nbytes, default=None)
@@ -322,6 +325,7 @@ def analyze_module(
         traffic_read=plan.traffic.read,
         halo_macs=plan.halo_macs,
         total_macs=total_macs(graph),
+        max_recompute=max_recompute,
         weight_count=weight_count,
         weight_bytes=weight_bytes,
         flash=compiled_flash(annotated, budget, align, verify_each=verify_each),

@@ -82,6 +82,7 @@ def to_dict(r: AnalysisReport) -> dict[str, Any]:
         "halo_macs": r.halo_macs,
         "total_macs": r.total_macs,
         "halo_overhead_pct": round(r.halo_overhead_pct, 4),
+        "max_recompute_pct": r.max_recompute,
         "weight_bytes": r.weight_bytes,
         "plan_overhead_bytes": None if r.flash.total is None else r.flash.total - r.weight_bytes,
         "flash_bytes": r.flash.total,

@@ -93,7 +93,7 @@ def _summary(r: AnalysisReport) -> list[str]:
         _slow_line(r),
         f"  traffic         {exact(r.traffic_written)} written, {exact(r.traffic_read)} read per inference",
         f"  halo recompute  {r.halo_overhead_pct:.2f}% of the model's MACs"
-        f" ({r.halo_macs:,} of {r.total_macs:,})",
+        f" ({r.halo_macs:,} of {r.total_macs:,}); cuts may add {r.max_recompute:g}% (--max-recompute)",
         _flash_line(r),
     ]
 

@@ -26,7 +26,7 @@ from tigris.dialects.tgr.attributes import LifetimeAttr, MemoryAttr, StageAttr, 
 from tigris.dialects.tgr.plan_attrs import MEMORY, STAGE, STAGES, MissingPlanError, stored_plan
 from tigris.transforms.plan.graph import PlanGraph, build_plan_graph, main_func
 from tigris.transforms.plan.memory import lifetimes, timeline
-from tigris.transforms.plan.planner import CUTS, Plan, StagePlan, assign_strategies, measure, partition
+from tigris.transforms.plan.planner import CUTS, MAX_RECOMPUTE, Plan, StagePlan, assign_strategies, measure, partition
 from tigris.transforms.plan.tiling import TilePlan
 from tigris.transforms.plan.temporal import Stage, make_stage
 
@@ -155,26 +155,31 @@ def written_plan(module: ModuleOp) -> Plan:
     return plan
 
 
-def _check_cuts(cuts: str) -> None:
+def _check_cuts(cuts: str, max_recompute: float = 10.0) -> None:
     if cuts not in CUTS:
         raise PassFailedException(f"cuts={cuts} is not one of {', '.join(CUTS)}")
+    if not 0 <= max_recompute <= 100:
+        raise PassFailedException(f"max_recompute={max_recompute} is not a percentage in [0, 100]")
 
 
 @dataclass(frozen=True)
 class PartitionTemporalPass(ModulePass):
     """Stage cuts: `cuts=shortest` (default) the partition of least slow-memory traffic
-    (`planner.plan_memory`), `cuts=greedy` the spec's greedy."""
+    (`planner.plan_memory`), `cuts=greedy` the spec's greedy. `max_recompute` (percent of the
+    model's MACs, default 10) bounds the halo recompute the shortest path may add over the
+    greedy's plan."""
 
     name = "partition-temporal"
     budget: int = 0
     align: int = DEFAULT_ALIGN
     cuts: str = "shortest"
+    max_recompute: int | float = 100 * MAX_RECOMPUTE
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         _check(self.budget, self.align)
-        _check_cuts(self.cuts)
+        _check_cuts(self.cuts, self.max_recompute)
         graph = build_plan_graph(op)
-        write_stages(op, graph, partition(graph, self.budget, self.align, self.cuts))
+        write_stages(op, graph, partition(graph, self.budget, self.align, self.cuts, self.max_recompute / 100))
 
 
 def _tile_stages(op: ModuleOp, budget: int, align: int, chains: bool) -> None:
@@ -219,11 +224,12 @@ class TigrisPlanPass(ModulePass):
     budget: int = 0
     align: int = DEFAULT_ALIGN
     cuts: str = "shortest"
+    max_recompute: int | float = 100 * MAX_RECOMPUTE
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        _check_cuts(self.cuts)
+        _check_cuts(self.cuts, self.max_recompute)
         AnnotateLifetimesPass().apply(ctx, op)
         MemoryTimelinePass(self.align).apply(ctx, op)
-        PartitionTemporalPass(self.budget, self.align, self.cuts).apply(ctx, op)
+        PartitionTemporalPass(self.budget, self.align, self.cuts, self.max_recompute).apply(ctx, op)
         for pass_ in (PartitionSpatialPass, TileChainsPass):
             pass_(self.budget, self.align).apply(ctx, op)

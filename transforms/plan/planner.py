@@ -78,17 +78,22 @@ class Plan:
         return len({s.tile.chain for s in self.stages if s.tile is not None and s.tile.chain >= 0})
 
 
-def plan_memory(graph: PlanGraph, budget: int, align: int, cuts: str = "shortest") -> Plan:
+def plan_memory(
+    graph: PlanGraph, budget: int, align: int, cuts: str = "shortest", max_recompute: float = MAX_RECOMPUTE
+) -> Plan:
     """The plan at `budget`. With `cuts="shortest"`, the greedy's partition and the shortest
     path's (`cuts.py`) are both planned (strategies, chains) and measured, and the better is
     kept: no overflow first, then the least slow-memory traffic, the least halo recompute, the
     fewest stages; the greedy's on a tie, and whenever the other recomputes more than
-    `MAX_RECOMPUTE` of the model's MACs beyond what the greedy's plan recomputes. The shortest path moves no more bytes
+    `max_recompute` (a fraction, default `MAX_RECOMPUTE`) of the model's MACs beyond what the
+    greedy's plan recomputes (`--max-recompute PCT`). The shortest path moves no more bytes
     than the greedy before chains (`cuts.py`), but chains may favour either partition, so only
     comparing both guarantees the plan never moves more than the greedy's. The greedy's chains
     are edges of the search too, with their measured traffic."""
     if cuts not in CUTS:
         raise ValueError(f"cuts={cuts!r}: expected one of {', '.join(CUTS)}")
+    if not 0 <= max_recompute:
+        raise ValueError(f"max_recompute={max_recompute!r}: expected a fraction >= 0")
     whole = timeline(graph, align)
 
     def planned(stages: list[Stage]) -> Plan:
@@ -102,7 +107,7 @@ def plan_memory(graph: PlanGraph, budget: int, align: int, cuts: str = "shortest
         shortest = shortest_path_stages(graph, budget, align, greedy, _chain_groups(best))
         if [(s.first, s.last) for s in shortest] != [(s.first, s.last) for s in greedy]:
             other = planned(shortest)
-            if other.halo_macs <= best.halo_macs + MAX_RECOMPUTE * total_macs(graph):
+            if other.halo_macs <= best.halo_macs + max_recompute * total_macs(graph):
                 best = min(best, other, key=_preference)
     return best
 
@@ -121,9 +126,11 @@ def _preference(plan: Plan) -> tuple[int, int, int, int]:
     return (plan.overflow, plan.traffic.written + plan.traffic.read, plan.halo_macs, len(plan.stages))
 
 
-def partition(graph: PlanGraph, budget: int, align: int, cuts: str = "shortest") -> list[Stage]:
+def partition(
+    graph: PlanGraph, budget: int, align: int, cuts: str = "shortest", max_recompute: float = MAX_RECOMPUTE
+) -> list[Stage]:
     """The stages `plan_memory` plans at `budget` (partition-temporal writes them)."""
-    return [sp.stage for sp in plan_memory(graph, budget, align, cuts).stages]
+    return [sp.stage for sp in plan_memory(graph, budget, align, cuts, max_recompute).stages]
 
 
 def assign_strategies(
