@@ -184,3 +184,29 @@ func.func @main(%x: tensor<1x64x2x2xf32>) -> tensor<1x64x1x1xf32> attributes {tg
   %g = tgr.global_avg_pool %x : (tensor<1x64x2x2xf32>) -> tensor<1x64x1x1xf32>
   func.return %g : tensor<1x64x1x1xf32>
 }
+
+// -----
+
+// A skip operand: c = conv 3x3 (pads 1) of x, y = concat(c, s) along channels, s a tensor from
+// outside the stage (a UNet decoder joining its encoder's output). Concat along C is channel-wise,
+// so output rows [r, r + h) read rows [r, r + h) of s (no halo) and of c, whose conv reads x rows
+// [r - 1, r + h + 1): the stage takes both x and s band by band.
+// x, s, c: 1x2x8x8 (512, 64 a row); y: 1x4x8x8 (1024, 128 a row).
+//   Whole stage: the conv step holds x, s, c (1536), the concat step c, s, y (2048): peak 2048.
+//   halo 2; tile_h = max(1, floor(600 * 8 / 2048) - 2) = max(1, 0) = 1; 8 tiles.
+//   An inner one-row band: conv step x 3 rows 192 + s 64 + c 64 = 320, concat step
+//   c 64 + s 64 + y 128 = 256 (the edge tiles read 2 rows of x: 256): peak 320 <= 600.
+// LOWER (budget 150, align 64): a one-row band is 192 + 64 + 64 = 320 > 150, and the smallest
+//   2-D tile (one output pixel) is x 3 x 3 pixels (72 -> 128) + s 8 (-> 64) + c 8 (-> 64) = 256
+//   > 150: normal.
+// CHECK-LABEL: func.func @main(%x: tensor<1x2x8x8xf32>, %s: tensor<1x2x8x8xf32>)
+// CHECK-SAME:      tgr.stages = [#tgr.stage<index = 0, steps = [0, 1], peak = 2048, inputs = [0, 1], outputs = [3], strategy = tiled, tile = #tgr.tile_plan<tile_h = 1, num_tiles = 8, halo = 2, out_h = 8, peak = 320, chain = -1>>]
+// LOWER-LABEL: func.func @main(%x: tensor<1x2x8x8xf32>, %s: tensor<1x2x8x8xf32>)
+// LOWER-SAME:      tgr.stages = [#tgr.stage<index = 0, steps = [0, 1], peak = 2048, inputs = [0, 1], outputs = [3]>]
+func.func @main(%x: tensor<1x2x8x8xf32>, %s: tensor<1x2x8x8xf32>) -> tensor<1x4x8x8xf32> attributes {tgr.stages = [
+    #tgr.stage<index = 0, steps = [0, 1], peak = 0, inputs = [], outputs = []>]} {
+  %w = tgr.weight dense<1.0> : tensor<2x2x3x3xf32>
+  %c = tgr.conv %x, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x8x8xf32>
+  %y = tgr.concat %c, %s {axis = 1 : i64} : (tensor<1x2x8x8xf32>, tensor<1x2x8x8xf32>) -> tensor<1x4x8x8xf32>
+  func.return %y : tensor<1x4x8x8xf32>
+}
