@@ -11,7 +11,7 @@ of out_h rows and out_w columns.
 
 from __future__ import annotations
 
-from tigris.emit.tgrs.enums import ACCUMULATING_OPS, TILEABLE_2D_OPS, WINDOW_OPS, CoordMode, GeluMode, OpType, PadMode, ResizeMode
+from tigris.emit.tgrs.enums import ACCUMULATING_OPS, TILEABLE_2D_OPS, WINDOW_OPS, BandGeometry, CoordMode, GeluMode, OpType, PadMode, ResizeMode
 from tigris.emit.tgrs.model import Op, Stage, Tensor, TilePlan, Weight
 from tigris.emit.tgrs.pools import Pools, bad, float32s, positive_scale
 from tigris.emit.tgrs.records import OP, STAGE, TILE_PLAN
@@ -199,14 +199,16 @@ def _check_reduction_stage(
 
 
 def _check_2d_stage(stage: Stage, what: str, ops: list[Op], tensors: list[Tensor], t: TilePlan) -> None:
-    """A stage in 2-D tiles: ops whose kernels compute windows (but the accumulating op of
-    reduction tiles: it takes a window and writes whole outputs), outputs [N, C, out_h, out_w]
-    (output tiles)."""
+    """A stage in 2-D tiles: ops whose kernels compute windows and that are cut along W (but the
+    accumulating op of reduction tiles: it takes a window and writes whole outputs), outputs
+    [N, C, out_h, out_w] (output tiles)."""
     k = stage.tile_plan
     for o in stage.ops:
         if o != t.reduce_op and ops[o].op_type not in TILEABLE_2D_OPS:
             name = OpType(ops[o].op_type).name
             raise bad(f"{what} ops", f"op {o} is {name}, which does not run on 2-D tiles (tile plan {k})")
+        if o != t.reduce_op and ops[o].geometry_w == BandGeometry.NONE:
+            raise bad(f"{what} ops", f"op {o} has geometry_w NONE: it is not cut along W (tile plan {k})")
     for j, o in enumerate(stage.outputs if t.reduce_op is None else ()):
         shape = tensors[o].shape
         if len(shape) != 4 or (shape[2], shape[3]) != (t.out_h, t.out_w):

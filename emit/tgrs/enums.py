@@ -29,16 +29,20 @@ from tigris.dialects.tgr.runtime_enums import (
 __all__ = [
     "CUSTOM_OP_FIRST", "CUSTOM_OP_LAST", "C_CONSTANTS", "C_ENUMS", "MAGIC", "MAX_RANK", "NONE16", "NONE32",
     "QUANTIZABLE", "REQUIRED_SECTIONS", "SECTION_ALIGN", "TABLE_SIZE", "VERSION_MAJOR", "VERSION_MINOR",
-    "WEIGHT_ALIGN", "WINDOW_OPS", "ACCUMULATING_OPS", "TILEABLE_2D_OPS", "C_OP_SETS", "Activation", "Compression", "CoordMode", "DType", "FileFlag", "GeluMode", "OpFlag",
+    "VERSION_MINOR_OLDEST", "WEIGHT_ALIGN", "WINDOW_OPS", "ACCUMULATING_OPS", "TILEABLE_2D_OPS", "C_OP_SETS",
+    "Activation", "BandGeometry", "Compression", "CoordMode", "DType", "FileFlag", "GeluMode", "OpFlag",
     "OpType", "PadMode", "ResizeMode", "SectionKind", "TensorFlag", "WeightLayout",
 ]  # fmt: skip
 
 MAGIC = b"TGRS"
 VERSION_MAJOR = 2  # 2.0: int8 ops with onnxruntime's QDQ arithmetic (float32 requantization scales)
-VERSION_MINOR = 3  # 2.1: op record field beta (108-byte tigris_op_t), op types 36..52;
+VERSION_MINOR = 4  # 2.1: op record field beta (108-byte tigris_op_t), op types 36..52;
 #                   2.2: reduction tiles (tile plan reduce_op, acc_bytes), 2-D tiles (tile_w, num_tiles_w,
 #                   halo_w, out_w): a 48-byte tigris_tile_plan_t;
-#                   2.3: reduction tiles in channel blocks (tile_c, num_tiles_c): a 56-byte tigris_tile_plan_t
+#                   2.3: reduction tiles in channel blocks (tile_c, num_tiles_c): a 56-byte tigris_tile_plan_t;
+#                   2.4: each op's band geometry (op record geometry_h, geometry_w: the old reserved field)
+VERSION_MINOR_OLDEST = 4  # the oldest minor a loader reads: a 2.3 op record's reserved zeros would read
+#                           as geometry NONE (every op untileable), and older minors' records differ in size
 SECTION_ALIGN = 16  # every section starts at a multiple of this (and so does the section table's end)
 WEIGHT_ALIGN = 16  # every weight starts at a multiple of this in the blob and in a block's raw data
 TABLE_SIZE = 256  # bytes in one int8 lookup table
@@ -58,6 +62,21 @@ C_OP_SETS = (
 )
 """The op sets the runtime asks about, generated into tigris_format.h as predicates on an op type
 (the loader, the executor and the Python reader all read these lists)."""
+
+
+class BandGeometry(IntEnum):
+    """Which input indices a band of an op's output reads along one axis (op geometry_h / geometry_w).
+
+    The emitter writes it from the op's traits (`TileCategory`, `SpatialWindow`, `RowMap`), so the
+    runtime computes every tile's bands from the record (tigris_bands.c) without knowing op types:
+    a plugin op declaring a window is banded like a built-in one."""
+
+    NONE = 0  # not cut along this axis (structural, dense, a concat or pick along it): reads it whole
+    SAME = 1  # pointwise or channel-wise: output index i reads input index i
+    WINDOW = 2  # kernel, stride, dilation and begin pad of the record along the axis (conv, pools)
+    GLOBAL = 3  # reads the whole input extent (global pooling)
+    PAD = 4  # the pad rule on params (runtime-order pads) and mode (tigris_pad_mode_t)
+    RESIZE = 5  # the resize rule on params (integer scales), mode and coord_mode
 
 
 class DType(IntEnum):
@@ -159,6 +178,7 @@ class WeightLayout(IntEnum):
 
 C_ENUMS: tuple[tuple[type[IntEnum | IntFlag], str, str], ...] = (
     (OpType, "tigris_op_type_t", "TIGRIS_OP_"),
+    (BandGeometry, "tigris_band_geometry_t", "TIGRIS_GEOM_"),
     (DType, "tigris_dtype_t", "TIGRIS_DTYPE_"),
     (SectionKind, "tigris_section_kind_t", "TIGRIS_SECTION_"),
     (FileFlag, "tigris_file_flag_t", "TIGRIS_FLAG_"),
@@ -176,6 +196,7 @@ C_ENUMS: tuple[tuple[type[IntEnum | IntFlag], str, str], ...] = (
 C_CONSTANTS: tuple[tuple[str, int], ...] = (
     ("TIGRIS_FORMAT_VERSION_MAJOR", VERSION_MAJOR),
     ("TIGRIS_FORMAT_VERSION_MINOR", VERSION_MINOR),
+    ("TIGRIS_FORMAT_VERSION_MINOR_OLDEST", VERSION_MINOR_OLDEST),
     ("TIGRIS_SECTION_ALIGN", SECTION_ALIGN),
     ("TIGRIS_WEIGHT_ALIGN", WEIGHT_ALIGN),
     ("TIGRIS_TABLE_SIZE", TABLE_SIZE),

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
-from tigris.emit.tgrs.enums import Activation, DType, FileFlag, OpFlag, OpType, WeightLayout
+from tigris.emit.tgrs.enums import Activation, BandGeometry, DType, FileFlag, OpFlag, OpType, WeightLayout
 
 NO_OP_FLAGS = OpFlag(0)
 NO_FILE_FLAGS = FileFlag(0)
@@ -134,6 +134,8 @@ class Op(_Normalized):
     act_max: int = 127
     mode: int = 0
     coord_mode: int = 0
+    geometry_h: BandGeometry = BandGeometry.NONE  # how a band of output rows maps to input rows
+    geometry_w: BandGeometry = BandGeometry.NONE  # ... and a window of output columns to input columns
     clip_min: float = -math.inf
     clip_max: float = math.inf
     alpha: float = 0.01

@@ -4,7 +4,8 @@ The emitter keeps no table of op types. What every op has is written here, the s
 each: its type (the `RuntimeOp` trait), operands and results as tensor indices, the constant
 operands named `weight` and `bias` as those roles, a `fused_activation`, the zero points of
 its int8 input(s) and output, and the int8 numbers compute-quant-scales attached
-(`int8_fields`). What only some ops have, each op says itself in `runtime_fields()`
+(`int8_fields`), and its band geometry along H and W with the window fields it implies, read from
+its traits (`op_geometry.py`). What only some ops have, each op says itself in `runtime_fields()`
 (tigris_dialects/tgr/record_fields.py): built-in and plugin ops alike.
 """
 
@@ -22,6 +23,7 @@ from tigris.dialects.tgr.traits import RuntimeOp
 from tigris.dialects.tgr.weight import WeightOp
 from tigris.emit.tgrs.enums import TABLE_SIZE, Activation, OpType
 from tigris.emit.tgrs.model import Op
+from tigris.emit.tgrs.op_geometry import check_agrees, geometry_fields
 
 
 class FromIrError(ValueError):
@@ -37,9 +39,11 @@ def fail(op: Operation, msg: str) -> FromIrError:
     return FromIrError(f"{op.name} '{op_name(op)}': {msg}")
 
 
-_INDEX_FIELDS = frozenset({"op_type", "name", "inputs", "outputs", "weight", "bias", "table"})
+_INDEX_FIELDS = frozenset({"op_type", "name", "inputs", "outputs", "weight", "bias", "table", "geometry_h",
+                           "geometry_w"})
 _OWN_FIELDS = frozenset(f.name for f in fields(Op)) - _INDEX_FIELDS
-"""What `runtime_fields()` may set: every `tigris_op_t` field but the indices the emitter owns."""
+"""What `runtime_fields()` may set: every `tigris_op_t` field but the indices and the band geometry
+the emitter owns."""
 
 
 def _op_type(op: Operation) -> OpType:
@@ -125,5 +129,11 @@ def op_record(op: Operation, ids: Mapping[SSAValue, int], tables: list[bytes]) -
     op_type = _op_type(op)
     inputs = tuple(ids[v] for v in op.operands)
     outputs = tuple(ids[r] for r in op.results)
-    f = _common_fields(op, ids) | int8_fields(op, tables) | _own_fields(op)
+    own = _own_fields(op)
+    try:
+        geometry = geometry_fields(op)
+        check_agrees(geometry, own)
+    except RecordFieldError as e:
+        raise fail(op, str(e)) from None
+    f = _common_fields(op, ids) | int8_fields(op, tables) | own | geometry
     return Op(op_type, op_name(op), inputs, outputs, **f)  # type: ignore[arg-type]

@@ -19,6 +19,7 @@ from tigris.emit.tgrs.enums import (
     SECTION_ALIGN,
     VERSION_MAJOR,
     VERSION_MINOR,
+    VERSION_MINOR_OLDEST,
     SectionKind,
 )
 from tigris.emit.tgrs.errors import TgrsFormatError
@@ -49,11 +50,11 @@ def read_header(data: bytes) -> dict[str, Value]:
     if h["magic"] != MAGIC:
         raise TgrsFormatError("BAD_MAGIC", f"magic: {h['magic']!r}, expected {MAGIC!r}")
     major, minor = h["version_major"], h["version_minor"]
-    if major != VERSION_MAJOR or not isinstance(minor, int) or minor > VERSION_MINOR:
+    if major != VERSION_MAJOR or not isinstance(minor, int) or not VERSION_MINOR_OLDEST <= minor <= VERSION_MINOR:
         raise TgrsFormatError(
             "BAD_VERSION",
-            f"version: {major}.{minor} is not supported (this reader reads {VERSION_MAJOR}.0 to "
-            f"{VERSION_MAJOR}.{VERSION_MINOR})",
+            f"version: {major}.{minor} is not supported (this reader reads {VERSION_MAJOR}.{VERSION_MINOR_OLDEST} "
+            f"to {VERSION_MAJOR}.{VERSION_MINOR})",
         )
     if h["header_size"] != HEADER.size:
         raise TgrsFormatError(

@@ -19,7 +19,8 @@
 
 #define TIGRIS_FORMAT_MAGIC "TGRS"
 #define TIGRIS_FORMAT_VERSION_MAJOR 2
-#define TIGRIS_FORMAT_VERSION_MINOR 3
+#define TIGRIS_FORMAT_VERSION_MINOR 4
+#define TIGRIS_FORMAT_VERSION_MINOR_OLDEST 4
 #define TIGRIS_SECTION_ALIGN 16
 #define TIGRIS_WEIGHT_ALIGN 16
 #define TIGRIS_TABLE_SIZE 256
@@ -98,6 +99,16 @@ typedef enum {
     TIGRIS_OP_LAYER_NORM     = 85,
     TIGRIS_OP_UNKNOWN        = 255,
 } tigris_op_type_t;
+
+/* Which input indices a band of an op's output reads along one axis (op geometry_h / geometry_w). */
+typedef enum {
+    TIGRIS_GEOM_NONE   = 0,
+    TIGRIS_GEOM_SAME   = 1,
+    TIGRIS_GEOM_WINDOW = 2,
+    TIGRIS_GEOM_GLOBAL = 3,
+    TIGRIS_GEOM_PAD    = 4,
+    TIGRIS_GEOM_RESIZE = 5,
+} tigris_band_geometry_t;
 
 /* Element type of a tensor (`uint8_t dtype` in `tigris_tensor_t`). */
 typedef enum {
@@ -205,7 +216,7 @@ typedef enum {
 typedef struct {
     char     magic[4];          /* @0   "TGRS" */
     uint16_t version_major;     /* @4   TIGRIS_FORMAT_VERSION_MAJOR; a loader rejects any other */
-    uint16_t version_minor;     /* @6   <= TIGRIS_FORMAT_VERSION_MINOR of the loader */
+    uint16_t version_minor;     /* @6   TIGRIS_FORMAT_VERSION_MINOR_OLDEST..TIGRIS_FORMAT_VERSION_MINOR of the loader */
     uint32_t header_size;       /* @8   sizeof(tigris_file_header_t) */
     uint32_t file_size;         /* @12  total bytes; == the buffer length */
     uint32_t crc32;             /* @16  CRC-32 (zlib) of bytes [header_size, file_size) */
@@ -286,7 +297,8 @@ typedef struct {
     int16_t  act_max;     /* @62 */
     uint8_t  mode;        /* @64  resize: tigris_resize_mode_t; pad: tigris_pad_mode_t; gelu: tigris_gelu_mode_t */
     uint8_t  coord_mode;  /* @65  resize: tigris_coord_mode_t */
-    uint16_t reserved;    /* @66  0 */
+    uint8_t  geometry_h;  /* @66  tigris_band_geometry_t: the input rows a band of output rows reads */
+    uint8_t  geometry_w;  /* @67  tigris_band_geometry_t: the input columns a window of output columns reads */
     float    clip_min;    /* @68  clip: lower bound (-inf: none) */
     float    clip_max;    /* @72  clip: upper bound (+inf: none) */
     float    alpha;       /* @76  leaky_relu slope; elu/selu alpha, hard_sigmoid alpha, shrink lambd, pow exponent */

@@ -1,5 +1,7 @@
 /* tigris_bands.c - per-tile row (2-D tiles: and column) ranges, as the compiler's
- * transforms/plan/bands.py and geometry.py. */
+ * transforms/plan/bands.py and geometry.py, computed from each op's band geometry
+ * (geometry_h, geometry_w of its record, which the emitter writes from the op's traits): no
+ * op type is looked at, so a plugin op is banded by the geometry it declares. */
 #include "tigris_bands.h"
 
 static int32_t clamp64(int64_t v) {
@@ -138,53 +140,62 @@ static int resize_range(const tigris_op_t *op, const int32_t *params, uint32_t r
     return 1;
 }
 
-/* Pad and resize along runtime axis `raxis` (1: H, 2: W of a rank-4 tensor) of input t:
- * [*lo, *hi), clamped to [0, size) and never empty. 0 if the op's params are not there (the
- * caller then reads the same indices, clamped). */
-static int resample_range(const tigris_plan_t *plan, const tigris_op_t *op, const tigris_tensor_t *t, int32_t raxis,
-                          int64_t s, int64_t e, int32_t size, int32_t *lo, int32_t *hi) {
+/* Pad and resize along runtime axis `raxis` (1: H, 2: W of a rank-4 tensor) of input t, by the
+ * op's geometry along it: [*lo, *hi), clamped to [0, size) and never empty. 0 if the op's params
+ * are not there (the caller then reads the same indices, clamped). */
+static int resample_range(const tigris_plan_t *plan, const tigris_op_t *op, uint8_t geometry,
+                          const tigris_tensor_t *t, int32_t raxis, int64_t s, int64_t e, int32_t size, int32_t *lo,
+                          int32_t *hi) {
     const int32_t *params = op_params(plan, op);
     int64_t l, h;
     int found;
     if (params == NULL || raxis >= t->ndim || size < 1) return 0;
-    found = op->op_type == TIGRIS_OP_PAD ? pad_range(op, params, t->ndim, raxis, s, e, size, &l, &h)
-                                         : resize_range(op, params, t->ndim, raxis, s, e, size, &l, &h);
+    found = geometry == TIGRIS_GEOM_PAD ? pad_range(op, params, t->ndim, raxis, s, e, size, &l, &h)
+                                        : resize_range(op, params, t->ndim, raxis, s, e, size, &l, &h);
     if (!found) return 0;
     clamp_range(l, h, size, lo, hi);
     return 1;
 }
 
-static int is_window_op(uint8_t op_type) {
-    return op_type == TIGRIS_OP_CONV || op_type == TIGRIS_OP_DEPTHWISE || op_type == TIGRIS_OP_CONV1D ||
-           op_type == TIGRIS_OP_MAX_POOL || op_type == TIGRIS_OP_AVG_POOL;
+/* Indices of input t (`size` of them along runtime axis `raxis`, 1: H, 2: W) that outputs
+ * [start, end) of op read, by the op's geometry along that axis (the compiler's
+ * geometry.input_range): a window by the record's kernel, stride, dilation and begin pad along
+ * the axis, a global window or an axis the op is not cut along (NONE) the whole extent, pad and
+ * resize by their rule; the same indices for every other op. Clamped, never empty. */
+static void axis_range(const tigris_plan_t *plan, const tigris_op_t *op, const tigris_tensor_t *t, int32_t raxis,
+                       int32_t start, int32_t end, int32_t size, int32_t *lo, int32_t *hi) {
+    const uint8_t geometry = raxis == 1 ? op->geometry_h : op->geometry_w;
+    int64_t s = start, e = end;
+    switch (geometry) {
+    case TIGRIS_GEOM_WINDOW:
+        if (raxis == 1)
+            window_range(&s, &e, op->kernel_h, op->stride_h, op->dilation_h, op->pad_top);
+        else
+            window_range(&s, &e, op->kernel_w, op->stride_w, op->dilation_w, op->pad_left);
+        break;
+    case TIGRIS_GEOM_PAD: case TIGRIS_GEOM_RESIZE:
+        if (resample_range(plan, op, geometry, t, raxis, s, e, size, lo, hi)) return;
+        break;
+    case TIGRIS_GEOM_SAME:
+        break;
+    default: /* GLOBAL, and NONE (never propagated in a tile: tigris_band_op_tileable) */
+        *lo = 0;
+        *hi = size < 1 ? 1 : size;
+        return;
+    }
+    clamp_range(s, e, size, lo, hi);
 }
 
 void tigris_band_input_range(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t in, int32_t start,
                              int32_t end, int32_t *lo, int32_t *hi) {
     const tigris_tensor_t *t = &plan->tensors[in];
     int32_t height = tigris_tensor_rows(plan, t);
-    int64_t s = start, e = end;
     if (height <= 1 || t->ndim < 3) {
         *lo = 0;
         *hi = height < 1 ? 1 : height;
         return;
     }
-    switch (op->op_type) {
-    case TIGRIS_OP_CONV: case TIGRIS_OP_DEPTHWISE: case TIGRIS_OP_CONV1D:
-    case TIGRIS_OP_MAX_POOL: case TIGRIS_OP_AVG_POOL:
-        window_range(&s, &e, op->kernel_h, op->stride_h, op->dilation_h, op->pad_top);
-        break;
-    case TIGRIS_OP_GLOBAL_AVG: case TIGRIS_OP_GLOBAL_MAX:
-        /* a window covering the whole input: kernel H, stride 1, no padding */
-        e = e - 1 + height;
-        break;
-    case TIGRIS_OP_PAD: case TIGRIS_OP_RESIZE:
-        if (resample_range(plan, op, t, 1, s, e, height, lo, hi)) return;
-        break;
-    default:
-        break; /* pointwise and channel-wise ops: the same rows */
-    }
-    clamp_range(s, e, height, lo, hi);
+    axis_range(plan, op, t, 1, start, end, height, lo, hi);
 }
 
 /* Whether 2-D tiles cut tensor t along W: rank 4 with more than one column (geometry.has_axis). */
@@ -201,55 +212,16 @@ static int32_t width_of(const tigris_plan_t *plan, uint16_t t) {
 
 void tigris_band_input_cols(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t in, int32_t start,
                             int32_t end, int32_t *lo, int32_t *hi) {
-    int64_t s = start, e = end;
-    int32_t width = width_of(plan, in);
     if (!has_cols(plan, in)) {
         *lo = *hi = 0;
         return;
     }
-    /* pad and resize map columns by the rule they map rows by (runtime axis 2 is W); every
-     * other op of a 2-D tile reads the same columns (tigris_band_op_tileable_2d: no global pool
-     * ever runs in one) */
-    if ((op->op_type == TIGRIS_OP_PAD || op->op_type == TIGRIS_OP_RESIZE) &&
-        resample_range(plan, op, &plan->tensors[in], 2, s, e, width, lo, hi))
-        return;
-    if (is_window_op(op->op_type)) window_range(&s, &e, op->kernel_w, op->stride_w, op->dilation_w, op->pad_left);
-    clamp_range(s, e, width, lo, hi);
+    axis_range(plan, op, &plan->tensors[in], 2, start, end, width_of(plan, in), lo, hi);
 }
 
 int tigris_band_op_tileable(const tigris_plan_t *plan, const tigris_op_t *op) {
-    switch (op->op_type) {
-    case TIGRIS_OP_FLATTEN: case TIGRIS_OP_RESHAPE: case TIGRIS_OP_SQUEEZE: case TIGRIS_OP_UNSQUEEZE:
-    case TIGRIS_OP_TRANSPOSE: case TIGRIS_OP_FULLY_CONN: case TIGRIS_OP_MATMUL: case TIGRIS_OP_SOFTMAX:
-    case TIGRIS_OP_REDUCE_MEAN: case TIGRIS_OP_INST_NORM: case TIGRIS_OP_CONV_TRANSPOSE:
-    case TIGRIS_OP_REDUCE_SUM: case TIGRIS_OP_REDUCE_MAX: case TIGRIS_OP_REDUCE_MIN: case TIGRIS_OP_LOG_SOFTMAX:
-    case TIGRIS_OP_LAYER_NORM: case TIGRIS_OP_TILE:
-        return 0;
-    case TIGRIS_OP_SLICE: case TIGRIS_OP_GATHER: {
-        /* a channel pick (the compiler's ChannelPickTileCategory): a gather of constant indices
-         * along model axis 1 that keeps the rank, a slice with start 0, step 1 and the full
-         * extent on every axis but the channel axis (the last in runtime order) */
-        const tigris_tensor_t *x = &plan->tensors[tigris_op_inputs(plan, op)[0]];
-        const tigris_tensor_t *y = &plan->tensors[tigris_op_outputs(plan, op)[0]];
-        const int32_t *p = op_params(plan, op), *xs = tigris_tensor_shape(plan, x), *ys = tigris_tensor_shape(plan, y);
-        int32_t r = y->ndim, a;
-        if (x->ndim != r || r < 2) return 0;
-        if (op->op_type == TIGRIS_OP_GATHER) return op->num_inputs == 1 && op->axis == 1;
-        if (p == NULL || op->num_params != 2u * (uint32_t)r) return 0;
-        for (a = 0; a < r - 1; ++a) { /* runtime axis a is model axis a + 1 but for N */
-            int32_t m = a == 0 ? 0 : a + 1;
-            if (p[a] != 0 || p[r + a] != 1 || xs[m] != ys[m]) return 0;
-        }
-        return 1;
-    }
-    case TIGRIS_OP_CONCAT: {
-        int32_t rank = plan->tensors[tigris_op_outputs(plan, op)[0]].ndim;
-        int32_t axis = op->axis < 0 ? op->axis + rank : op->axis;
-        return !(rank >= 3 && axis == 1);
-    }
-    default:
-        return 1;
-    }
+    (void)plan;
+    return op->geometry_h != TIGRIS_GEOM_NONE;
 }
 
 tigris_band_t *tigris_band_find(tigris_mem_t *mem, uint16_t tensor) {

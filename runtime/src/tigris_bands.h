@@ -3,12 +3,14 @@
  *
  * The runtime twin of the compiler's transforms/plan/bands.py and geometry.py: output rows
  * of the last stage are propagated backwards through the ops of a tiled stage or chain,
- * each op mapping its output rows to input rows (window ops by kernel, stride,
- * dilation and top padding; pad by its top pad; resize by its integer scale), and
- * a tensor read by several ops gets the union of their ranges. A 2-D tile propagates its
- * output columns the same way along W (window ops by kernel_w, stride_w, dilation_w and
- * pad_left; every other op reads the same columns); a tensor without a W axis to cut (rank
- * other than 4, or W == 1) keeps whole rows (w_end 0).
+ * each op mapping its output rows to input rows by its record's band geometry (geometry_h,
+ * tigris_band_geometry_t, written by the emitter from the op's traits: WINDOW by kernel_h,
+ * stride_h, dilation_h and pad_top; PAD and RESIZE by their rules on params and modes; GLOBAL
+ * and NONE the whole input; SAME the same rows), never by its op type, so a plugin op is
+ * banded by the geometry it declares; a tensor read by several ops gets the union of their
+ * ranges. A 2-D tile propagates its output columns the same way by geometry_w (WINDOW by
+ * kernel_w, stride_w, dilation_w and pad_left); a tensor without a W axis to cut (rank other
+ * than 4, or W == 1) keeps whole rows (w_end 0).
  */
 #ifndef TIGRIS_BANDS_H
 #define TIGRIS_BANDS_H
@@ -46,8 +48,9 @@ int tigris_bands_compute_reduce(const tigris_plan_t *plan, tigris_mem_t *mem, ui
 /* tigris_band_op_accumulates and tigris_band_op_tileable_2d, the op types reduction tiles and
  * 2-D tiles may hold, are generated into tigris_format.h from emit/tgrs/enums.py (C_OP_SETS). */
 
-/* 0 for ops the compiler never tiles (structural and dense ops, concat along H):
- * a band of their output is not computable from bands of their inputs. */
+/* 0 for ops the compiler never cuts along H (geometry_h NONE: structural and dense ops, a
+ * concat along H, a slice or gather that is not a channel pick): a band of their output is
+ * not computable from bands of their inputs. */
 int tigris_band_op_tileable(const tigris_plan_t *plan, const tigris_op_t *op);
 
 /* The band of a tensor in mem->tile, or NULL. */

@@ -250,7 +250,9 @@ static tigris_error_t check_header(ctx_t *c) {
     h = (const tigris_file_header_t *)(const void *)c->buf;
     c->h = h;
     if (memcmp(h->magic, TIGRIS_FORMAT_MAGIC, 4) != 0) return TIGRIS_ERR_BAD_MAGIC;
-    if (h->version_major != TIGRIS_FORMAT_VERSION_MAJOR || h->version_minor > TIGRIS_FORMAT_VERSION_MINOR)
+    /* minors before TIGRIS_FORMAT_VERSION_MINOR_OLDEST: their op records hold no band geometry */
+    if (h->version_major != TIGRIS_FORMAT_VERSION_MAJOR || h->version_minor > TIGRIS_FORMAT_VERSION_MINOR ||
+        h->version_minor < TIGRIS_FORMAT_VERSION_MINOR_OLDEST)
         return TIGRIS_ERR_BAD_VERSION;
     if (h->header_size != HEADER_SIZE) return TIGRIS_ERR_BAD_VERSION;
     if (h->file_size != c->len) return TIGRIS_ERR_BAD_SIZE;
@@ -533,7 +535,8 @@ static int op_ok(const ctx_t *c, const tigris_op_t *op) {
     uint32_t k;
     uint8_t type = op->op_type;
     if (!known_op_type(type) || op->activation > TIGRIS_ACT_RELU6) return 0;
-    if ((op->flags & ~(uint32_t)KNOWN_OP_FLAGS) != 0 || op->reserved != 0) return 0;
+    if ((op->flags & ~(uint32_t)KNOWN_OP_FLAGS) != 0) return 0;
+    if (op->geometry_h > TIGRIS_GEOM_RESIZE || op->geometry_w > TIGRIS_GEOM_RESIZE) return 0;
     if (!string_ok(c, op->name)) return 0;
     if (op->num_inputs < 1 || op->num_outputs < 1) return 0;
     if (!indices_ok(c, op->inputs, op->num_inputs, h->num_tensors)) return 0;
@@ -626,15 +629,18 @@ static int reduction_stage_ok(const ctx_t *c, const tigris_stage_t *st, const ti
 }
 
 /* A stage in 2-D tiles (tile plan t with tile_w > 0, checked by tile_plans_ok): every op runs
- * on windows (tigris_band_op_tileable_2d) but the accumulating op of reduction tiles (which
- * takes windows of its input and writes whole outputs, checked by reduction_stage_ok); the
+ * on windows (tigris_band_op_tileable_2d) and is cut along W (geometry_w not NONE) but the
+ * accumulating op of reduction tiles (which takes windows of its input and writes whole
+ * outputs, checked by reduction_stage_ok); the
  * outputs of output tiles are rank-4 maps of out_h rows and out_w columns (model order
  * [N, C, H, W]). */
 static int stage_2d_ok(const ctx_t *c, const tigris_stage_t *st, const tigris_tile_plan_t *t) {
     uint32_t k;
     for (k = 0; k < st->num_ops; k++) {
         uint16_t o = c->p->index_pool[st->ops + k];
-        if (o != t->reduce_op && !tigris_band_op_tileable_2d(c->p->ops[o].op_type)) return 0;
+        if (o != t->reduce_op &&
+            (!tigris_band_op_tileable_2d(c->p->ops[o].op_type) || c->p->ops[o].geometry_w == TIGRIS_GEOM_NONE))
+            return 0;
     }
     for (k = 0; t->reduce_op == TIGRIS_NONE16 && k < st->num_outputs; k++) {
         const tigris_tensor_t *o = &c->p->tensors[c->p->index_pool[st->outputs + k]];

@@ -5,8 +5,9 @@
   oracle; onnxruntime on a built ONNX graph and the interpreter before/after the pass on the
   zoo model give bit-identical outputs).
 - ChannelPickTileCategory: a slice changing only C and a constant-index gather along C are
-  channel-wise, along H and W; every other slice or gather stays structural; the runtime's
-  `tigris_band_op_tileable` judges the same records the same way.
+  channel-wise, along H and W; every other slice or gather stays structural; the emitter writes
+  that as the record's band geometry (SAME, or NONE on both axes) and the runtime's
+  `tigris_band_op_tileable` judges the emitted records the same way.
 - The kernels on row bands and 2-D windows (runtime/tests/run_ops.c --window, ASan + UBSan, fast
   and reference builds): each window of the result computed alone equals the same pixels of the
   whole run, byte for byte (the whole run itself equals numpy's slicing / take), also when the
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import subprocess
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -37,7 +38,8 @@ from tigris.dialects.onnx.importer import import_model_file
 from tigris.dialects.tgr.record_fields import to_runtime
 from tigris.dialects.tgr.traits import TileCategory, TileKind
 from tigris.emit.tgrs import Op, PlanFile, QuantParam, Stage, Tensor, write_plan
-from tigris.emit.tgrs.enums import DType, FileFlag, OpType
+from tigris.emit.tgrs.enums import BandGeometry, DType, FileFlag, OpType
+from tigris.emit.tgrs.op_records import op_record
 from tigris.emit.tgrs.from_ir import plan_file_from_module
 from tigris.tools.report import analyze_module
 from tigris.tools.runtime_binding import run_plan
@@ -241,6 +243,22 @@ def one_op_plan(name: str, dtype: DType = DType.F32, requantize: bool = False) -
     return PlanFile(name, tensors, [pick.record(name)], [stage], (0,), (1,), quant_params=quants, flags=flags)
 
 
+def emitted(name: str) -> Op:
+    """CASES[name]'s record as the emitter writes it from the parsed op."""
+    (op,) = parsed_ops("%x: tensor<2x6x4x5xf32>", f"  %y = {CASES[name].ir()}")
+    return op_record(op, {op.operands[0]: 0, op.results[0]: 1}, [])
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_the_emitter_writes_the_category_as_band_geometry(name: str) -> None:
+    """A channel pick reads the same pixels along H and W (SAME), anything else is cut along
+    neither (NONE); the record is otherwise the one `Pick.record` writes by hand."""
+    record, pick = emitted(name), CASES[name]
+    want = BandGeometry.SAME if pick.channel_pick else BandGeometry.NONE
+    assert (record.geometry_h, record.geometry_w) == (want, want)
+    assert replace(record, geometry_h=BandGeometry.NONE, geometry_w=BandGeometry.NONE) == pick.record(record.name)
+
+
 def test_runtime_judges_channel_picks_as_the_compiler_does(tmp_path: Path) -> None:
     src = tmp_path / "tileable.c"
     src.write_text(PREDICATE)
@@ -248,7 +266,7 @@ def test_runtime_judges_channel_picks_as_the_compiler_does(tmp_path: Path) -> No
     exe = build("band_op_tileable", [src, *library_sources()], sanitize=True, extra_flags=flags)
     path = tmp_path / "plan.tgrs"
     for name, pick in CASES.items():
-        path.write_bytes(write_plan(one_op_plan(name)))
+        path.write_bytes(write_plan(replace(one_op_plan(name), ops=[emitted(name)])))
         out = subprocess.run([str(exe), str(path)], capture_output=True, text=True, check=True)
         assert out.stdout.split() == [str(int(pick.channel_pick))], name
 

@@ -68,7 +68,7 @@ SPEC = {
     # this project's additions (docs/tgrs-format.md)
     "tgr.hard_swish": 33, "tgr.quantize": 34, "tgr.dequantize": 35,
     "tgr.slice": 60, "tgr.gather": 61, "tgr.tile": 62,  # data movement on activations
-    "tgr.prelu": 70, "tgr.max": 71, "tgr.min": 72,
+    "tgr.prelu": 70, "tgr.max": 71, "tgr.min": 72, "tgr.pow_tensor": 73,
     "tgr.reduce_sum": 80, "tgr.reduce_max": 81, "tgr.reduce_min": 82,  # reductions and normalizations
     "tgr.log_softmax": 83, "tgr.lrn": 84, "tgr.layer_norm": 85,
     # element-wise math (tgr/ops_unary.py)

@@ -65,6 +65,12 @@ class WindowOp(_Unary):
 
 
 @irdl_op_definition
+class ResampleOp(_Unary):
+    name = "fake.resample"
+    traits = traits_def(Pure(), TileCategory(TileKind.RESAMPLE), RuntimeOp(202))
+
+
+@irdl_op_definition
 class TwinOp(_Unary):
     name = "fake.twin"  # the same op type as fake.scale
     traits = traits_def(Pure(), TileCategory(TileKind.POINTWISE), RuntimeOp(200))
@@ -79,7 +85,7 @@ class BogusFieldsOp(_Unary):
         return {"op_type": 3}  # not a field an op may set
 
 
-FAKE = Dialect("fake", [ScaleOp, CoreTypeOp, WindowOp, TwinOp, BogusFieldsOp])
+FAKE = Dialect("fake", [ScaleOp, CoreTypeOp, WindowOp, ResampleOp, TwinOp, BogusFieldsOp])
 
 
 @register_impls
@@ -280,7 +286,8 @@ def test_check_legal_accepts_extension_ops(installed: Callable[..., None]) -> No
     [
         ((CoreTypeOp,), "node 'n0' (fake.core_type): extension ops use runtime op types 128..254, not 3"),
         ((ScaleOp, TwinOp), "node 'n1' (fake.twin): runtime op type 200 is fake.scale's too"),
-        ((WindowOp,), "node 'n0' (fake.window): tile category spatial: the runtime bands extension ops"),
+        ((WindowOp,), "node 'n0' (fake.window): tile category spatial without a SpatialWindow trait"),
+        ((ResampleOp,), "node 'n0' (fake.resample): tile category resample: the runtime bands extension ops"),
     ],
 )  # fmt: skip
 def test_check_legal_refuses_what_the_runtime_cannot_run(ops: tuple, message: str) -> None:

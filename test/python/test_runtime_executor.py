@@ -61,6 +61,7 @@ from graph_builder import GraphBuilder  # noqa: E402
 from quantize import quantize_int8  # noqa: E402
 from runtime_ops import random_inputs  # noqa: E402  (test/support)
 from fuzz_seeds import conv_pool_plan  # noqa: E402  (test/support)
+from geometries import GLOBAL, SAME, WINDOW  # noqa: E402  (test/support)
 from tgrs_corruptions import FILES, get_field, set_field, set_pool  # noqa: E402
 
 ALIGN = 32  # the compiler's default; TIGRIS_TENSOR_ALIGN on x86_64
@@ -512,7 +513,7 @@ def test_overflow_in_multi_stage_plan() -> None:
         assert res.stats["slow_overflow_count"] > 0
         runs += 1
     assert runs >= 1
-    ops = [Op(OpType.RELU, "r0", (0,), (1,)), Op(OpType.RELU, "r1", (1,), (2,))]
+    ops = [Op(OpType.RELU, "r0", (0,), (1,), **SAME), Op(OpType.RELU, "r1", (1,), (2,), **SAME)]
     stages = [Stage((0,), (0,), (1,), 512), Stage((1,), (1,), (2,), 512, tile_plan=0)]
     hand = PlanFile("overflow", _tensors(3), ops, stages, (0,), (2,), [TilePlan(2, 4, 0, 8, 128)])
     s = run(_hand("overflow", hand), fast=128 + ALIGN).stats  # the normal stage needs 512
@@ -583,7 +584,7 @@ def _hand(name: str, plan: PlanFile) -> Compiled:
 def _conv(inp: int, w: int, out: int, **kw: int) -> Op:
     fields = dict(kernel_h=3, kernel_w=3, pad_top=1, pad_bottom=1, pad_left=1, pad_right=1)
     fields.update(kw)
-    return Op(OpType.CONV, "conv", (inp, w), (out,), weight=w, **fields)
+    return Op(OpType.CONV, "conv", (inp, w), (out,), weight=w, **fields, **WINDOW)
 
 
 def _tensors(n: int, shape: tuple[int, ...] = (1, 2, 8, 4)) -> list[Tensor]:
@@ -600,10 +601,10 @@ def test_hand_plan_shared_input_and_dead_op() -> None:
     t = _tensors(5)
     wt, w = _weight()
     t.append(wt)  # 5
-    ops = [Op(OpType.ADD, "add", (0, 0), (1,)),                # t1 = x + x
+    ops = [Op(OpType.ADD, "add", (0, 0), (1,), **SAME),       # t1 = x + x
            _conv(1, 5, 2),                                        # t2 = conv(t1)
-           Op(OpType.RELU, "dead", (1,), (3,)),                   # t3: never read, not an output
-           Op(OpType.ADD, "sum", (2, 1), (4,))]                   # t4 = t2 + t1
+           Op(OpType.RELU, "dead", (1,), (3,), **SAME),          # t3: never read, not an output
+           Op(OpType.ADD, "sum", (2, 1), (4,), **SAME)]          # t4 = t2 + t1
     plan = PlanFile("hand", t, ops, [Stage((0, 1, 2, 3), (0,), (4,), 4096, tile_plan=0)], (0,), (4,),
                     [TilePlan(3, 3, 2, 8, 1024)], [w])
     c = _hand("shared", plan)
@@ -622,8 +623,9 @@ def test_hand_plan_shared_input_and_dead_op() -> None:
 
 
 def test_hand_plan_refusals() -> None:
-    """Tiled execution the executor refuses: a structural op in a tiled stage, an output
-    whose height is not the tile plan's, a chain stage reading a tensor from outside."""
+    """Tiled execution the executor refuses: a structural op in a tiled stage (geometry_h NONE,
+    as the emitter writes it for one), an output whose height is not the tile plan's, a chain
+    stage reading a tensor from outside."""
     t = _tensors(4)
     wt, w = _weight()
     t.append(wt)  # 4
@@ -632,11 +634,13 @@ def test_hand_plan_refusals() -> None:
                                                             Op(OpType.RESHAPE, "r", (2,), (1,))],
                       [Stage((0, 1), (0,), (1,), 100, tile_plan=0)], (0,), (1,), [TilePlan(4, 2, 0, 8, 64)], [w])
     assert run(_hand("structural", bad_op), fast=4096).stats["err"] == ERR["tile"]
-    wrong_h = PlanFile("height", t, [Op(OpType.RELU, "r", (0,), (1,))], [Stage((0,), (0,), (1,), 100, tile_plan=0)],
+    wrong_h = PlanFile("height", t, [Op(OpType.RELU, "r", (0,), (1,), **SAME)],
+                       [Stage((0,), (0,), (1,), 100, tile_plan=0)],
                        (0,), (1,), [TilePlan(3, 3, 0, 9, 64)], [w])
     assert run(_hand("height", wrong_h), fast=4096).stats["err"] == ERR["tile"]
     # stage 1 of the chain reads the model input x directly: not a chain the executor runs
-    outside = PlanFile("outside", t, [Op(OpType.RELU, "r", (0,), (1,)), Op(OpType.ADD, "a", (1, 0), (2,))],
+    outside = PlanFile("outside", t, [Op(OpType.RELU, "r", (0,), (1,), **SAME),
+                                      Op(OpType.ADD, "a", (1, 0), (2,), **SAME)],
                        [Stage((0,), (0,), (1,), 100, tile_plan=0), Stage((1,), (1, 0), (2,), 100, tile_plan=0)],
                        (0,), (2,), [TilePlan(4, 2, 0, 8, 64, chain=0)], [w])
     assert run(_hand("outside", outside), fast=4096).stats["err"] == ERR["tile"]
@@ -646,7 +650,7 @@ def test_band_table_full() -> None:
     """A tiled stage touching more than TIGRIS_MAX_BANDS (64) tensors is refused."""
     n = 70
     t = [Tensor(f"t{i}", F32, (1, 1, 4, 4)) for i in range(n + 1)]
-    ops = [Op(OpType.RELU, f"r{i}", (i,), (i + 1,)) for i in range(n)]
+    ops = [Op(OpType.RELU, f"r{i}", (i,), (i + 1,), **SAME) for i in range(n)]
     plan = PlanFile("many", t, ops, [Stage(tuple(range(n)), (0,), (n,), 4096, tile_plan=0)], (0,), (n,),
                     [TilePlan(2, 2, 0, 4, 64)])
     res = run(_hand("many", plan), fast=1 << 16)
@@ -683,7 +687,7 @@ def test_tiled_output_written_by_no_op_is_refused() -> None:
     """A tiled stage's output that none of its ops writes would come back as whatever the
     slow buffer held: TIGRIS_EXEC_ERR_PLAN naming it, before any tile runs."""
     t = _tensors(3)
-    plan = PlanFile("unwritten", t, [Op(OpType.RELU, "r", (0,), (1,))],
+    plan = PlanFile("unwritten", t, [Op(OpType.RELU, "r", (0,), (1,), **SAME)],
                     [Stage((0,), (0,), (1, 2), 64, tile_plan=0)], (0,), (1, 2), [TilePlan(4, 2, 0, 8, 64)])
     res = run(_hand("unwritten", plan), fast=4096)
     assert res.stats["err"] == ERR["plan"] and res.stats["error_tensor"] == 2 and res.calls == [], res.stats
@@ -872,10 +876,10 @@ def pool_plan(op_type: OpType, dtype: DType, tile_h: int | None, acc_bytes: int 
     y_q = (0 if op_type == OpType.GLOBAL_MAX else 1) if quants else None
     x_q = 0 if quants else None
     t = [Tensor("x", dtype, POOL_X, quant=x_q), Tensor("y", dtype, POOL_Y, quant=y_q)]
-    ops = [Op(op_type, "pool", (0,), (1,))]
+    ops = [Op(op_type, "pool", (0,), (1,), **GLOBAL)]
     if relu_first:
         t.append(Tensor("relu", dtype, POOL_X, quant=x_q))
-        ops = [Op(OpType.RELU, "relu", (0,), (2,)), Op(op_type, "pool", (2,), (1,))]
+        ops = [Op(OpType.RELU, "relu", (0,), (2,), **SAME), Op(op_type, "pool", (2,), (1,), **GLOBAL)]
     row = POOL_X[1] * POOL_X[3] * item
     need = POOL_X[0] * (tile_c or POOL_X[1]) * ACC_PER_CHANNEL[(op_type, dtype)]
     acc = need if acc_bytes is None else acc_bytes

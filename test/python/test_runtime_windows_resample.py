@@ -14,8 +14,9 @@ output range is the hull of the input indices its pixels read, clamped, never em
   the same kernel on whole tensors), on many windows, edges and corners included, under ASan +
   UBSan, in the fast and the reference-only build; an input window one needed row or column
   short is refused (TIGRIS_KERNEL_ERR_BAND), never misread;
-- the C twin: tigris_band_input_range / tigris_band_input_cols give, for every output range of
-  every op, the range the compiler's rule gives: for the cases and for random ops.
+- the C twin: tigris_band_input_range / tigris_band_input_cols, on the records the emitter writes
+  (band geometry PAD or RESIZE along H and W), give for every output range of every op the range
+  the compiler's rule gives: for the cases and for random ops.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ from xdsl.parser import Parser
 from tigris.dialects import make_context
 from tigris.dialects.tgr.traits import RowMap
 from tigris.emit.tgrs import Op, PlanFile, QuantParam, Stage, Tensor, write_plan
-from tigris.emit.tgrs.enums import CoordMode, DType, FileFlag, OpType, PadMode, ResizeMode
+from tigris.emit.tgrs.enums import BandGeometry, CoordMode, DType, FileFlag, OpType, PadMode, ResizeMode
+from tigris.emit.tgrs.op_records import op_record
 from tigris.tools import runtime_build
 
 C, H, W = 3, 5, 6
@@ -304,12 +306,16 @@ int main(int argc, char **argv) {
 
 
 def twin_plan(cases: list[Case]) -> PlanFile:
-    """One stage of the cases' ops side by side, each on its own input (float32)."""
+    """One stage of the cases' ops side by side, each on its own input (float32), each record as
+    the emitter writes it."""
     tensors, ops = [], []
     for i, case in enumerate(cases):
-        one = plan_of(case, DType.F32)
+        one, op = plan_of(case, DType.F32), tgr_op(case)
+        record = op_record(op, {op.operands[0]: 0, op.results[0]: 1}, [])
+        geometry = BandGeometry.RESIZE if case.kind == "resize" else BandGeometry.PAD
+        assert (record.geometry_h, record.geometry_w) == (geometry, geometry)
         tensors += [dataclasses.replace(t, name=f"{t.name}{i}") for t in one.tensors]
-        ops.append(dataclasses.replace(one.ops[0], name=f"op{i}", inputs=(2 * i,), outputs=(2 * i + 1,)))
+        ops.append(dataclasses.replace(record, name=f"op{i}", inputs=(2 * i,), outputs=(2 * i + 1,)))
     inputs, outputs = tuple(range(0, 2 * len(cases), 2)), tuple(range(1, 2 * len(cases), 2))
     stage = Stage(tuple(range(len(ops))), inputs, outputs, peak=1 << 16)
     return PlanFile("twin", tensors, ops, [stage], inputs, outputs)

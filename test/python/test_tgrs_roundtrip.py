@@ -30,6 +30,7 @@ from tigris.emit.tgrs import (
 )
 from tigris.emit.tgrs.enums import (
     Activation,
+    BandGeometry,
     CoordMode,
     DType,
     FileFlag,
@@ -43,6 +44,7 @@ from tigris.emit.tgrs.enums import (
     WeightLayout,
 )
 from tigris.emit.tgrs.records import HEADER, WEIGHT_BLOCK, WEIGHT_ENTRY
+from geometries import GLOBAL, PAD, RESIZE, SAME, WINDOW  # test/support
 
 F32, I8, I32 = DType.F32, DType.I8, DType.I32
 
@@ -85,6 +87,7 @@ def float_cnn() -> PlanFile:
             kernel_h=3,
             kernel_w=3,
             **pads,
+            **WINDOW,
         ),
         Op(
             OpType.MAX_POOL,
@@ -97,11 +100,12 @@ def float_cnn() -> PlanFile:
             stride_w=2,
             dilation_w=2,
             flags=OpFlag.CEIL_MODE,
+            **WINDOW,
         ),
         Op(OpType.FLATTEN, "flatten", (4,), (5,), axis=1, flags=OpFlag.STORED_ORDER),
         Op(OpType.FULLY_CONN, "fc", (5, 6, 7), (8,), weight=6, bias=7),
         Op(OpType.SOFTMAX, "softmax", (8,), (9,), axis=-1),
-        Op(OpType.CLIP, "clip", (4,), (10,), clip_min=0.0, clip_max=6.0),
+        Op(OpType.CLIP, "clip", (4,), (10,), clip_min=0.0, clip_max=6.0, **SAME),
     ]
     stages = [
         Stage((0, 1), (0,), (4,), peak=20480, tile_plan=0),
@@ -148,16 +152,16 @@ def int8_chain() -> PlanFile:
     scales = [float(np.float32(0.0031 * (c + 1))) for c in range(8)]
     k3 = {"kernel_h": 3, "kernel_w": 3, "pad_top": 1, "pad_left": 1, "pad_bottom": 1, "pad_right": 1}
     ops = [
-        Op(OpType.QUANTIZE, "quant", (0,), (1,)),
+        Op(OpType.QUANTIZE, "quant", (0,), (1,), **SAME),
         Op(OpType.CONV, "conv", (1, 2, 3), (4,), weight=2, bias=3, activation=Activation.RELU6,
-           requant_scales=scales, input_zp=-1, output_zp=-5, act_min=-5, act_max=115, **k3),
+           requant_scales=scales, input_zp=-1, output_zp=-5, act_min=-5, act_max=115, **k3, **WINDOW),
         Op(OpType.DEPTHWISE, "dw", (4, 5, 6), (7,), weight=5, bias=6, requant_scales=scales[::-1],
-           input_zp=-5, output_zp=-5, group=1, **k3),
-        Op(OpType.ADD, "add", (4, 7), (8,), input_zp=-5, input2_zp=-5, output_zp=3),
-        Op(OpType.HARD_SWISH, "hswish", (8,), (9,), table=0, input_zp=3, output_zp=3),
-        Op(OpType.SIGMOID, "sigmoid", (9,), (10,), table=1, input_zp=3, output_zp=-128),
-        Op(OpType.DEQUANTIZE, "dequant", (10,), (11,)),
-        Op(OpType.PAD, "pad", (10,), (12,), params=(0, 1, 1, 0, 0, 1, 1, 0), pad_value_q=-128),
+           input_zp=-5, output_zp=-5, group=1, **k3, **WINDOW),
+        Op(OpType.ADD, "add", (4, 7), (8,), input_zp=-5, input2_zp=-5, output_zp=3, **SAME),
+        Op(OpType.HARD_SWISH, "hswish", (8,), (9,), table=0, input_zp=3, output_zp=3, **SAME),
+        Op(OpType.SIGMOID, "sigmoid", (9,), (10,), table=1, input_zp=3, output_zp=-128, **SAME),
+        Op(OpType.DEQUANTIZE, "dequant", (10,), (11,), **SAME),
+        Op(OpType.PAD, "pad", (10,), (12,), params=(0, 1, 1, 0, 0, 1, 1, 0), pad_value_q=-128, **PAD),
     ]  # fmt: skip
     stages = [
         Stage((0, 1), (0,), (4,), peak=30000, tile_plan=0),
@@ -197,6 +201,7 @@ def blocked() -> PlanFile:
                 bias=base + 1,
                 kernel_h=3,
                 kernel_w=3,
+                **WINDOW,
             )
         )
         stages.append(Stage((i,), (src,), (base + 2,), peak=2048, weight_block=i))
@@ -236,6 +241,7 @@ def shape_ops() -> PlanFile:
             params=(0, 0, 1, 1, 0, 0, 1, 1),
             mode=PadMode.REFLECT,
             pad_value=0.5,
+            **PAD,
         ),
         Op(
             OpType.RESIZE,
@@ -245,10 +251,11 @@ def shape_ops() -> PlanFile:
             params=(1, 2, 2, 1),
             mode=ResizeMode.LINEAR,
             coord_mode=CoordMode.ALIGN_CORNERS,
+            **RESIZE,
         ),
-        Op(OpType.BATCH_NORM, "bn", (2, 3, 4, 5, 6), (7,), epsilon=1e-3),
-        Op(OpType.HARD_SIGMOID, "leaky", (7,), (8,), alpha=0.2, beta=0.6),  # alpha and beta (2.1)
-        Op(OpType.CONCAT, "cat", (7, 8), (9,), axis=3),
+        Op(OpType.BATCH_NORM, "bn", (2, 3, 4, 5, 6), (7,), epsilon=1e-3, **SAME),
+        Op(OpType.HARD_SIGMOID, "leaky", (7,), (8,), alpha=0.2, beta=0.6, **SAME),  # alpha and beta (2.1)
+        Op(OpType.CONCAT, "cat", (7, 8), (9,), axis=3, **SAME),  # along C: cut along H and W
         Op(OpType.TRANSPOSE, "tr", (9,), (10,), params=(0, 2, 3, 1)),
         Op(OpType.RESHAPE, "flat", (10,), (11,), params=(1, 576)),
         Op(OpType.REDUCE_MEAN, "mean", (9,), (12,), params=(1, 2), flags=OpFlag.KEEPDIMS),
@@ -262,9 +269,11 @@ def shape_ops() -> PlanFile:
             stride_h=2,
             stride_w=2,
             flags=OpFlag.COUNT_INCLUDE_PAD,
+            **WINDOW,
         ),
         Op(OpType.RESHAPE, "seq", (13,), (14,), params=(1, 4, 36)),
-        Op(OpType.CONV1D, "c1", (14, 15), (16,), weight=15, kernel_h=5, dilation_h=2, group=2),
+        Op(OpType.CONV1D, "c1", (14, 15), (16,), weight=15, kernel_h=5, dilation_h=2, group=2,
+           geometry_h=BandGeometry.WINDOW, geometry_w=BandGeometry.SAME),  # no W: a window along L only
     ]
     weights = [Weight(_w(rng, (2,))) for _ in range(4)] + [Weight(_w(rng, (2, 5, 2)), WeightLayout.OKI)]
     stage = Stage(tuple(range(len(ops))), (0,), (11, 12, 16), peak=40000)
@@ -284,10 +293,10 @@ def reduction_tiles() -> PlanFile:
         Tensor("max", I8, (1, 5, 1, 1), quant=1),
     ]
     ops = [
-        Op(OpType.RELU, "relu", (0,), (1,)),
-        Op(OpType.GLOBAL_AVG, "avg", (1,), (2,)),
-        Op(OpType.QUANTIZE, "quant", (0,), (3,)),
-        Op(OpType.GLOBAL_MAX, "max", (3,), (4,)),
+        Op(OpType.RELU, "relu", (0,), (1,), **SAME),
+        Op(OpType.GLOBAL_AVG, "avg", (1,), (2,), **GLOBAL),
+        Op(OpType.QUANTIZE, "quant", (0,), (3,), **SAME),
+        Op(OpType.GLOBAL_MAX, "max", (3,), (4,), **GLOBAL),
     ]
     stages = [
         Stage((0, 1), (0,), (2,), peak=1760, tile_plan=0),
@@ -318,9 +327,9 @@ def tiles_2d() -> PlanFile:
     ]
     pads = {"pad_top": 1, "pad_left": 1, "pad_bottom": 1, "pad_right": 1}
     ops = [
-        Op(OpType.CONV, "conv", (0, 2), (3,), weight=2, kernel_h=3, kernel_w=3, **pads),
-        Op(OpType.RELU, "relu", (3,), (4,)),
-        Op(OpType.MUL, "mul", (4, 1), (5,)),
+        Op(OpType.CONV, "conv", (0, 2), (3,), weight=2, kernel_h=3, kernel_w=3, **pads, **WINDOW),
+        Op(OpType.RELU, "relu", (3,), (4,), **SAME),
+        Op(OpType.MUL, "mul", (4, 1), (5,), **SAME),
     ]
     stage = Stage((0, 1, 2), (0, 1), (5,), peak=2880, tile_plan=0)
     tiles = [TilePlan(tile_h=2, num_tiles=3, halo=2, out_h=6, peak=608, tile_w=4, num_tiles_w=3, halo_w=2, out_w=10)]

@@ -23,6 +23,7 @@ import numpy as np
 from tigris.emit.tgrs import write_plan
 from tigris.emit.tgrs.enums import DType, OpFlag, OpType, WeightLayout
 from tigris.emit.tgrs.model import Op, PlanFile, Stage, Tensor, TilePlan, Weight
+from geometries import SAME  # test/support
 
 INT32_MAX = 2**31 - 1
 
@@ -101,7 +102,7 @@ def tiled_output_unwritten() -> bytes:
     """A tiled stage spills a model output none of its ops writes: it came back as whatever
     the slow buffer held."""
     t = [_f32("x", (1, 2, 8, 4)), _f32("y", (1, 2, 8, 4)), _f32("z", (1, 2, 8, 4))]
-    plan = PlanFile("hostile", t, [Op(OpType.RELU, "relu", (0,), (1,))],
+    plan = PlanFile("hostile", t, [Op(OpType.RELU, "relu", (0,), (1,), **SAME)],
                     [Stage((0,), (0,), (1, 2), 0, tile_plan=0)], (0,), (1, 2), [TilePlan(4, 2, 0, 8, 1024)])
     return write_plan(plan)
 

@@ -27,6 +27,7 @@ from graph_builder import GraphBuilder  # noqa: E402
 
 from tigris.emit.tgrs import Op, PlanFile, Stage, Tensor, TilePlan, Weight, WeightBlock, write_plan  # noqa: E402
 from tigris.emit.tgrs.enums import DType, OpType, WeightLayout  # noqa: E402
+from geometries import GLOBAL, WINDOW  # noqa: E402 (test/support)
 
 OP_BUDGET = 64 << 10  # the op graphs fit: one or two untiled stages
 TILE_BUDGET = 6 << 10  # the tile graph does not: tiled stages (int8: a chain and a tiled stage)
@@ -101,7 +102,7 @@ def _reduce() -> onnx.ModelProto:
 
 
 def _binary() -> onnx.ModelProto:
-    """prelu, max, min, and Gemm of two activations (matmul, transpose)."""
+    """prelu, max, min, pow with a tensor exponent, and Gemm of two activations (matmul, transpose)."""
     g = GraphBuilder("fuzz_binary", 17)
     x = g.add_input("x", (1, 4, 6, 6))
     s = g.add_input("s", (1, 4, 1, 6))
@@ -109,7 +110,8 @@ def _binary() -> onnx.ModelProto:
     y = g.binary("Min", g.binary("Max", y, s), g.init("cap", np.full((1, 4, 6, 1), 0.75, np.float32)))
     a = g.op("Reshape", [y, g.init("rows", np.array([24, 6], np.int64))], (24, 6))
     b = g.op("Reshape", [g.relu(s), g.init("cols", np.array([4, 6], np.int64))], (4, 6))
-    return g.build({"y": g.op("Gemm", [a, b], (24, 4), transB=1)})
+    power = g.binary("Pow", g.unary("Abs", x), s)
+    return g.build({"y": g.op("Gemm", [a, b], (24, 4), transB=1), "pow": power})
 
 
 def _binary_qdq() -> onnx.ModelProto:
@@ -271,8 +273,8 @@ def conv_pool_plan(tile_h: int | None) -> PlanFile:
     t = [Tensor("x", f32, (1, 3, 7, 6)), Tensor("y", f32, (1, 5, 1, 1)), Tensor("conv", f32, (1, 5, 7, 6)),
          Tensor("w", f32, (5, 3, 3, 3), weight=0), Tensor("b", f32, (5,), weight=1)]
     ops = [Op(OpType.CONV, "conv", (0, 3, 4), (2,), weight=3, bias=4, kernel_h=3, kernel_w=3, pad_top=1,
-              pad_left=1, pad_bottom=1, pad_right=1),
-           Op(OpType.GLOBAL_AVG, "gap", (2,), (1,))]
+              pad_left=1, pad_bottom=1, pad_right=1, **WINDOW),
+           Op(OpType.GLOBAL_AVG, "gap", (2,), (1,), **GLOBAL)]
     weights = [Weight(rng.normal(0, 0.3, (5, 3, 3, 3)).astype(np.float32), WeightLayout.OHWI, block=0),
                Weight(rng.normal(0, 0.1, 5).astype(np.float32), block=0)]
     if tile_h is None:

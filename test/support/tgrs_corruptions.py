@@ -22,7 +22,7 @@ from pathlib import Path
 from types import ModuleType
 
 from tigris.emit.tgrs import write_plan
-from tigris.emit.tgrs.enums import VERSION_MAJOR, VERSION_MINOR, OpType
+from tigris.emit.tgrs.enums import VERSION_MAJOR, VERSION_MINOR, VERSION_MINOR_OLDEST, OpType
 from tigris.emit.tgrs.enums import SectionKind as K
 from tigris.emit.tgrs.layout import Record
 from tigris.emit.tgrs.records import (
@@ -142,6 +142,8 @@ CASES: list[Case] = [
     ("int8", lambda d: put(d, 4, "<H", VERSION_MAJOR + 1), "BAD_VERSION", rf"version: {VERSION_MAJOR + 1}\.{VERSION_MINOR} is not supported"),
     ("int8", lambda d: put(d, 4, "<H", VERSION_MAJOR - 1), "BAD_VERSION", rf"version: {VERSION_MAJOR - 1}\.{VERSION_MINOR} is not supported"),
     ("int8", lambda d: put(d, 6, "<H", VERSION_MINOR + 1), "BAD_VERSION", rf"version: {VERSION_MAJOR}\.{VERSION_MINOR + 1} is not supported"),
+    # a 2.3 file: its op records' reserved zeros are no band geometry (docs/tgrs-format.md, Versioning)
+    ("int8", lambda d: put(d, 6, "<H", VERSION_MINOR_OLDEST - 1), "BAD_VERSION", rf"version: {VERSION_MAJOR}\.{VERSION_MINOR_OLDEST - 1} is not supported"),
     ("int8", lambda d: set_header(d, "header_size", 80), "BAD_VERSION", f"header_size: 80, version {VERSION_MAJOR}.x has 64"),
     ("int8", lambda d: set_header(d, "file_size", len(d) + 4), "BAD_SIZE", "file_size: header says"),
     ("int8", lambda d: d[:-1] + bytes([d[-1] ^ 1]), "BAD_CRC", "crc32: header says 0x[0-9a-f]{8}, the data gives"),
@@ -181,6 +183,8 @@ CASES: list[Case] = [
     ("int8", lambda d: set_pool(d, K.QUANT_DATA, get_field(d, K.OPS, OP, 2, "scales") + 7, 0), "BAD_RECORD", r"op 2 \(dw\) scales: entry 7: 0.0 is not a positive finite float32"),
     ("int8", lambda d: set_field(d, K.OPS, OP, 1, "num_scales", 60000), "BAD_RECORD", r"op 1 \(conv\) scales: quant data range"),
     ("int8", lambda d: set_field(d, K.OPS, OP, 0, "mode", 3), "BAD_RECORD", r"op 0 \(quant\) mode: 3 is not valid for QUANTIZE"),
+    ("int8", lambda d: set_field(d, K.OPS, OP, 1, "geometry_h", 6), "BAD_RECORD", "op 1 geometry_h: unknown value 6"),
+    ("int8", lambda d: set_field(d, K.OPS, OP, 2, "geometry_w", 255), "BAD_RECORD", "op 2 geometry_w: unknown value 255"),
     ("int8", lambda d: set_field(d, K.STAGES, STAGE, 2, "num_ops", 2), "BAD_RECORD", r"op 6 \(dequant\): runs in no stage"),
     ("int8", lambda d: set_field(d, K.STAGES, STAGE, 1, "num_inputs", 60), "BAD_RECORD", r"stage 1 inputs: index pool range"),
     ("int8", lambda d: set_field(d, K.STAGES, STAGE, 0, "tile_plan", 3), "BAD_RECORD", "stage 0 tile_plan: index 3 >= num_tile_plans 1"),
@@ -223,6 +227,7 @@ CASES: list[Case] = [
     ("tiles2d", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "num_tiles_w", 2), "BAD_RECORD", "tile plan 0 out_w: 2 tiles of 4 columns do not cover exactly 10 columns"),
     ("tiles2d", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "num_tiles_w", 4), "BAD_RECORD", "tile plan 0 out_w: 4 tiles of 4 columns do not cover exactly 10 columns"),
     ("tiles2d", lambda d: set_field(d, K.OPS, OP, 1, "op_type", int(OpType.SOFTMAX)), "BAD_RECORD", r"stage 0 ops: op 1 is SOFTMAX, which does not run on 2-D tiles \(tile plan 0\)"),
+    ("tiles2d", lambda d: set_field(d, K.OPS, OP, 2, "geometry_w", 0), "BAD_RECORD", r"stage 0 ops: op 2 has geometry_w NONE: it is not cut along W \(tile plan 0\)"),
     ("tiles2d", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "out_w", 9), "BAD_RECORD", r"stage 0 outputs\[0\]: tensor 5 has shape \[1, 4, 6, 10\], not \[N, C, 6, 9\] \(out_h, out_w of tile plan 0\)"),
     ("tiles2d", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "out_h", 5), "BAD_RECORD", r"stage 0 outputs\[0\]: tensor 5 has shape \[1, 4, 6, 10\], not \[N, C, 5, 10\] \(out_h, out_w of tile plan 0\)"),
 ]  # fmt: skip

@@ -2,9 +2,10 @@
 
 Runtime ops are the `tgr` dialect's and those of installed plugins: an op of another dialect
 is legal when it declares a `RuntimeOp` trait with an extension op type (128..254). Such an
-op must also be one the runtime can band: its tiled executor keeps an extension op's rows
-as they are, so a plugin op with a window or a row map along H (spatial, resample) cannot be
-emitted (declare it structural: it then runs untiled; docs/extending.md).
+op must also be one the runtime can band: the runtime bands every op by the geometry the
+emitter writes from its traits, so a spatial plugin op declares its `SpatialWindow`; a
+resample one (pad, resize) is refused, its rule reading mode fields an extension op leaves 0
+(docs/extending.md).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from tigris.dialects.plugins import EXTENSION_OP_TYPES
-from tigris.dialects.tgr.traits import RuntimeOp, TileCategory, TileKind
+from tigris.dialects.tgr.traits import RuntimeOp, SpatialWindow, TileCategory, TileKind
 from tigris.transforms.rewriting import fail
 
 
@@ -38,10 +39,15 @@ def _check_extension_op(op: Operation, trait: RuntimeOp, owners: dict[int, str])
     if owners.setdefault(trait.op_type, op.name) != op.name:
         raise fail(op, f"runtime op type {trait.op_type} is {owners[trait.op_type]}'s too")
     kind = TileCategory.of(op)
-    if kind in (TileKind.SPATIAL, TileKind.RESAMPLE):
+    if kind is TileKind.SPATIAL and op.get_trait(SpatialWindow) is None:
         raise fail(
-            op, f"tile category {kind.value}: the runtime bands extension ops row by row, so they are "
-            "pointwise, channelwise, structural (never tiled) or dense",
+            op, "tile category spatial without a SpatialWindow trait: the runtime cannot know its window"
+        )
+    if kind is TileKind.RESAMPLE:
+        raise fail(
+            op, "tile category resample: the runtime bands extension ops by a window or index by index, "
+            "so they are spatial (with a SpatialWindow), pointwise, channelwise, structural (never tiled) "
+            "or dense",
         )  # fmt: skip
 
 

@@ -1,15 +1,17 @@
-"""An example TiGrIS plugin: the `ext` dialect with one op the core does not have.
+"""An example TiGrIS plugin: the `ext` dialect with two ops the core does not have.
 
-`ext.thresholded_relu` is ONNX ThresholdedRelu, y = x if x > alpha else 0, on float32. The
-compiler imports the ONNX op as `onnx.generic` (it has no typed op and no runtime op for it);
-this package adds one, end to end, without editing TiGrIS:
+`ext.thresholded_relu` is ONNX ThresholdedRelu, y = x if x > alpha else 0, on float32;
+`ext.lp_pool` is ONNX LpPool (2-D, p 1 or 2, float32), a windowed op. The compiler imports
+both ONNX ops as `onnx.generic` (it has no typed op and no runtime op for them); this package
+adds them, end to end, without editing TiGrIS:
 
-- `dialect.py`: the op, with the traits the planner and the emitter read (pointwise tile
-  category, runtime op type 130) and the record fields its kernel reads;
-- `patterns.py`: `onnx.generic` ThresholdedRelu -> `ext.thresholded_relu`,
-  run by TiGrIS's `convert-plugin-ops` pass in tigris-normalize;
-- `interpreter.py`: its numpy implementation for `tigris-opt --interpret`;
-- `kernels/ext_kernels.c`: its C kernel, `ext_kernel`, a `tigris_kernel_fn` that `tigris run`
+- `dialect.py`: the ops, with the traits the planner and the emitter read (a pointwise tile
+  category; a spatial one with its window, the band geometry the runtime tiles it by; runtime
+  op types 130 and 131) and the record fields their kernels read;
+- `patterns.py`: `onnx.generic` ThresholdedRelu / LpPool -> `ext.thresholded_relu` /
+  `ext.lp_pool`, run by TiGrIS's `convert-plugin-ops` pass in tigris-normalize;
+- `interpreter.py`: their numpy implementations for `tigris-opt --interpret`;
+- `kernels/ext_kernels.c`: their C kernels, `ext_kernel`, a `tigris_kernel_fn` that `tigris run`
   compiles in and tries before the reference kernels.
 
 `PLUGIN` is what the `tigris.plugins` entry point in pyproject.toml names. Every part is a
@@ -30,9 +32,9 @@ def _dialect():  # -> xdsl.ir.Dialect
 
 
 def _patterns():  # -> list[RewritePattern]
-    from tigris_ext_example.patterns import ConvertThresholdedRelu
+    from tigris_ext_example.patterns import ConvertLpPool, ConvertThresholdedRelu
 
-    return [ConvertThresholdedRelu()]
+    return [ConvertThresholdedRelu(), ConvertLpPool()]
 
 
 def _interpreter_functions():  # -> list[type[InterpreterFunctions]]
