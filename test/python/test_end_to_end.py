@@ -55,22 +55,22 @@ MATRIX: dict[str, tuple[tuple[str, str, frozenset[str]], ...]] = {
     # Budgets below a model's minimum (tigris analyze's "cannot run") overflow to slow memory.
     "mobilenet_v2": (
         ("16K", "none", frozenset({N, H, S2, C2, C3, ADD, RED, T2})),
-        ("64K", "none", frozenset({N, H, S2, C2, C3, ADD})),
+        ("64K", "none", frozenset({N, C2, C3, ADD})),
         ("1M", "none", frozenset({ONE_STAGE})),
     ),
     "mobilenet_v2_int8": (
-        ("16K", "none", frozenset({N, H, S2, C2, C3, ADD})),
+        ("16K", "none", frozenset({N, C2, C3, ADD})),
         ("48K", "none", frozenset({N, H, C3})),
         ("256K", "none", frozenset({ONE_STAGE})),
     ),
     "mobilenet_v2_pruned": (
-        ("64K", "xip", frozenset({N, H, S2, C2, C3, ADD, XIP})),
-        ("128K", "lz4", frozenset({N, H, S2, C2, C3, ADD, LZ4})),
+        ("64K", "xip", frozenset({N, C2, C3, ADD, XIP})),
+        ("128K", "lz4", frozenset({N, C2, C3, ADD, LZ4})),
         ("256K", "lz4", frozenset({N, H, C3, LZ4})),
     ),
     "mobilenet_v2_pruned_int8": (
-        ("32K", "lz4", frozenset({N, H, S2, C3, LZ4})),
-        ("64K", "lz4", frozenset({N, H, C2, LZ4})),
+        ("32K", "lz4", frozenset({N, C2, C3, ADD, LZ4})),
+        ("64K", "lz4", frozenset({C3, LZ4})),
         ("256K", "xip", frozenset({ONE_STAGE, XIP})),
     ),
     "resnet": (
@@ -85,18 +85,18 @@ MATRIX: dict[str, tuple[tuple[str, str, frozenset[str]], ...]] = {
     ),
     "unet": (
         ("16K", "none", frozenset({H, S2, C2, CAT, RSZ, T2})),
-        ("32K", "none", frozenset({H, C2, C3, CAT, RSZ, T2})),
-        ("128K", "none", frozenset({N, H, S2, C2, C3, CAT, RSZ})),
+        ("32K", "none", frozenset({H, S2, C2, CAT, RSZ, T2})),
+        ("128K", "none", frozenset({H, S2, C2, C3, CAT, RSZ})),
         ("1M", "none", frozenset({ONE_STAGE})),
     ),
     "unet_int8": (
         ("4K", "none", frozenset({H, S2, C2, CAT, RSZ, T2})),
-        ("8K", "none", frozenset({H, C2, C3, CAT, RSZ, T2})),
+        ("8K", "none", frozenset({H, S2, C2, CAT, RSZ, T2})),
         ("256K", "none", frozenset({ONE_STAGE})),
     ),
     "yolo": (
         ("8K", "none", frozenset({H, S2, C2, CAT, RSZ, T2})),
-        ("32K", "none", frozenset({N, H, S2})),
+        ("32K", "none", frozenset({N, H, S2, C2})),
         ("256K", "none", frozenset({ONE_STAGE})),
     ),
     "yolo_int8": (
@@ -121,7 +121,7 @@ MATRIX: dict[str, tuple[tuple[str, str, frozenset[str]], ...]] = {
         ("128", "none", frozenset({ONE_STAGE})),
     ),
     "pytorch_idioms": (
-        ("8K", "none", frozenset({H, S2, RED, T2})),
+        ("8K", "none", frozenset({H, C3, RED})),
         ("16K", "none", frozenset({C3, RED})),
         ("64K", "none", frozenset({ONE_STAGE})),
     ),
@@ -144,63 +144,63 @@ MATRIX: dict[str, tuple[tuple[str, str, frozenset[str]], ...]] = {
     # Keras models as tf2onnx writes them (channels-last input, layout transposes): the plans
     # hold no transpose (test_keras_models.py), so the first stage tiles like any other
     "keras_mobilenet_v1": (
-        ("8K", "none", frozenset({N, O, H, S2, RED, T2})),
-        ("16K", "none", frozenset({N, H, S2, C2, T2})),
+        ("8K", "none", frozenset({N, O, H, S2, C3, RED, T2})),
+        ("16K", "none", frozenset({N, H, S2, C2, C3, T2})),
         ("512K", "none", frozenset({ONE_STAGE})),
     ),
     "keras_mobilenet_v1_int8": (
-        ("2K", "none", frozenset({N, O, H, S2, RED, T2})),
-        ("4K", "none", frozenset({N, H, S2, C2, T2})),
+        ("2K", "none", frozenset({N, O, H, S2, C3, RED, T2})),
+        ("4K", "none", frozenset({N, H, S2, C2, C3, T2})),
         ("128K", "none", frozenset({ONE_STAGE})),
     ),
     "keras_mobilenet_v2": (
-        ("32K", "none", frozenset({N, H, S2, C3, ADD, RED, T2})),
-        ("64K", "none", frozenset({N, H, C2, C3, ADD})),
+        ("32K", "none", frozenset({N, H, S2, C2, C3, ADD, RED, T2})),
+        ("64K", "none", frozenset({N, C2, C3, ADD})),
         ("1M", "none", frozenset({ONE_STAGE})),
     ),
     "keras_mobilenet_v2_int8": (
-        ("8K", "none", frozenset({N, H, S2, C3, ADD, RED, T2})),
-        ("16K", "none", frozenset({N, H, C2, C3, ADD})),
+        ("8K", "none", frozenset({N, H, S2, C2, C3, ADD, RED, T2})),
+        ("16K", "none", frozenset({N, C2, C3, ADD})),
         ("256K", "none", frozenset({ONE_STAGE})),
     ),
     "ds_cnn": (
-        ("16K", "none", frozenset({H, S2, RED})),
+        ("16K", "none", frozenset({C2, C3, RED})),
         ("32K", "none", frozenset({C3})),
         ("64K", "none", frozenset({ONE_STAGE})),
     ),
     "ds_cnn_int8": (
-        ("4K", "none", frozenset({H, S2, RED})),
+        ("4K", "none", frozenset({C2, C3, RED})),
         ("8K", "none", frozenset({C3})),
         ("16K", "none", frozenset({ONE_STAGE})),
     ),
     "resnet8": (
         ("8K", "none", frozenset({H, S2, ADD, RED, T2})),
-        ("64K", "none", frozenset({N, H, S2, C2, ADD})),
+        ("64K", "none", frozenset({H, S2, C2, ADD})),
         ("256K", "none", frozenset({ONE_STAGE})),
     ),
     "resnet8_int8": (
         ("4K", "none", frozenset({H, S2, ADD, RED})),
-        ("16K", "none", frozenset({N, H, S2, C2, ADD})),
+        ("16K", "none", frozenset({H, S2, C2, ADD})),
         ("64K", "none", frozenset({ONE_STAGE})),
     ),
     # the classifier families of issue G1 as PyTorch exports them (test/models/architectures.py)
     "mobilenet_v3": (
-        ("8K", "none", frozenset({N, H, S2, C3, ADD, RED, T2})),
+        ("8K", "none", frozenset({N, H, S2, C2, C3, ADD, RED, T2})),
         ("64K", "none", frozenset({H, S2})),
         ("256K", "none", frozenset({ONE_STAGE})),
     ),
     "mobilenet_v3_int8": (
-        ("2K", "none", frozenset({N, H, S2, C3, ADD, RED, T2})),
+        ("2K", "none", frozenset({N, H, S2, C2, C3, ADD, RED, T2})),
         ("16K", "none", frozenset({H, S2})),
         ("32K", "none", frozenset({ONE_STAGE})),
     ),
     "shufflenet_v2": (
-        ("8K", "none", frozenset({N, H, S2, C2, CAT, RED})),
+        ("8K", "none", frozenset({N, H, S2, C2, C3, CAT, RED})),
         ("64K", "none", frozenset({C2})),
         ("256K", "none", frozenset({ONE_STAGE})),
     ),
     "shufflenet_v2_int8": (
-        ("2K", "none", frozenset({N, H, S2, C2, CAT, RED})),
+        ("2K", "none", frozenset({N, H, S2, C2, C3, CAT, RED})),
         ("16K", "none", frozenset({C2})),
         ("32K", "none", frozenset({ONE_STAGE})),
     ),
@@ -214,26 +214,26 @@ MATRIX: dict[str, tuple[tuple[str, str, frozenset[str]], ...]] = {
         ("1M", "none", frozenset({ONE_STAGE})),
     ),
     "squeezenet": (
-        ("16K", "none", frozenset({N, H, S2, CAT, T2})),
+        ("16K", "none", frozenset({N, H, S2, C2, CAT, T2})),
         ("32K", "none", frozenset({N, H, S2, C3, CAT})),
         ("256K", "none", frozenset({ONE_STAGE})),
     ),
     "squeezenet_int8": (
-        ("4K", "none", frozenset({N, H, S2, CAT, T2})),
+        ("4K", "none", frozenset({N, H, S2, C2, CAT, T2})),
         ("8K", "none", frozenset({N, H, S2, C3, CAT})),
         ("64K", "none", frozenset({ONE_STAGE})),
     ),
     "mnasnet": (
-        ("32K", "none", frozenset({N, C3, ADD, RED})),
+        ("32K", "none", frozenset({C3, ADD, RED})),
         ("256K", "none", frozenset({ONE_STAGE})),
     ),
     "mnasnet_int8": (
-        ("8K", "none", frozenset({N, C3, ADD, RED})),
+        ("8K", "none", frozenset({C3, ADD, RED})),
         ("32K", "none", frozenset({N, H})),
         ("64K", "none", frozenset({ONE_STAGE})),
     ),
     "example": (  # the README's first command: tigris compile examples/mobilenet_v2_96.onnx -m 64K
-        ("64K", "none", frozenset({N, H, S2, C2, C3, ADD})),
+        ("64K", "none", frozenset({H, S2, C2, C3, ADD})),
         ("1M", "none", frozenset({ONE_STAGE})),
     ),
 }

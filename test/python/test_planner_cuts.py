@@ -10,8 +10,10 @@ Checked, on the random graphs of test_planner_properties.py and random budgets/a
   - every stage it cuts that is not a lone step fits the budget;
   - bench/traffic.py prints the figures `tigris analyze --json` reports;
   - the planner's plan with shortest-path cuts never moves more bytes than with greedy cuts, never
-    overflows more, and recomputes at most `MAX_RECOMPUTE` of the model's MACs more than the
-    greedy's plan.
+    overflows more, and recomputes at most `max_recompute` of the model's MACs more than the
+    greedy's plan;
+  - chains through stages that fit (chain_runs) never move more bytes than the spec's chains of
+    over-budget stages on the same stages, recompute at most the allowance more, and tile validly.
 
 The stage facts (who is loaded and spilled, the peak) come from test_planner_properties's
 references, recomputed from the IR; only the cost of a tiled stage is the planner's
@@ -35,7 +37,7 @@ from hypothesis import strategies as st
 from tigris.transforms.plan.cuts import StageScan, fitting_tile, group_traffic, shortest_path_stages
 from tigris.transforms.plan.graph import PlanGraph, build_plan_graph
 from tigris.transforms.plan.memory import align_up, lifetimes
-from tigris.transforms.plan.planner import MAX_RECOMPUTE, plan_memory, total_macs
+from tigris.transforms.plan.planner import MAX_RECOMPUTE, Plan, assign_strategies, measure, plan_memory, total_macs
 from tigris.transforms.plan.temporal import make_stage
 
 
@@ -168,3 +170,26 @@ def test_traffic_bench_prints_what_analyze_reports(tmp_path: Path) -> None:
     assert row["shortest_bytes"] == report["slow_traffic_bytes"]["written"] + report["slow_traffic_bytes"]["read"]
     assert row["stages"] == report["stage_count"]
     assert row["shortest_bytes"] < row["greedy_bytes"]  # yolo at 64K: a better cut exists (bench table)
+
+
+@props.deterministic(120)
+@given(text=props.graph_texts(), align=props.ALIGNS, fraction=st.floats(0.05, 1.2),
+       max_recompute=st.sampled_from([0.0, MAX_RECOMPUTE, 1.0]))
+def test_chains_through_fitting_stages_never_cost_more(text: str, align: int, fraction: float,
+                                                       max_recompute: float) -> None:
+    """chain_runs regroups each run of linked stages: on the same stages, never more slow traffic
+    than the spec's assignment (over-budget runs only), never more recompute than it plus the
+    allowance; every group is a valid tiling of fitting bands (check_tiling)."""
+    module = props.parse(text)
+    g, ref = build_plan_graph(module), props.reference(module)
+    budget = max(1, int(props.sweep(ref, 0, ref.steps - 1, align) * fraction))
+    stages = [sp.stage for sp in plan_memory(g, budget, align, cuts="greedy").stages]
+    allowance = int(max_recompute * total_macs(g))
+    spec = Plan(g, budget, align, assign_strategies(g, stages, budget, align), 0, 0)
+    runs = Plan(g, budget, align, assign_strategies(g, stages, budget, align, recompute_allowance=allowance), 0, 0)
+    measure(spec)
+    measure(runs)
+    assert runs.traffic.written + runs.traffic.read <= spec.traffic.written + spec.traffic.read
+    assert runs.halo_macs <= spec.halo_macs + allowance
+    assert runs.overflow <= spec.overflow
+    props.check_tiling(g, ref, runs.stages, budget, align)

@@ -394,7 +394,8 @@ def test_minimum_budget_conv_chain_and_the_chain_fallback() -> None:
     # Each conv alone at one-row bands: 3 + 1 rows = 256; in 2-D tiles 96.
     # The chain's one-row band is larger: the last conv's 1 row needs 3 rows of c2, 5 of c1,
     # 7 of x; stage 0 holds c1 5 + x 7 = 12 rows = 768. Below 768 the planner tiles the
-    # stages one by one (each fits), from 768 up the chain fits and is used.
+    # stages one by one (each fits); at 768 the chain of all three fits, but a chain of the
+    # first two plus the third alone moves fewer bytes (chain_runs regroups the run).
     g = graph(CONV_CHAIN)
     assert minimum_budget(g, 16) == 96  # each conv alone in 1 x 1 tiles (test_minimum_budget_one_conv)
     assert smallest_fitting_budget(g, 16) == 96
@@ -404,10 +405,16 @@ def test_minimum_budget_conv_chain_and_the_chain_fallback() -> None:
         assert plan.overflow == 0
         tiles = [(s.strategy, s.tile.tile_h, s.tile.peak, s.tile.chain) for s in plan.stages if s.tile]
         assert tiles == [("tiled", tile_h, peak, -1)] * 3
-    # 768: the chain with h = 1 (768); h = 2 needs c1 6 + x 8 rows = 896
+    # 768, the chain of all three: h = 1 (768; h = 2 needs c1 6 + x 8 rows = 896): c3 row r reads
+    # x rows [r - 3, r + 4) clamped, 4 + 5 + 6 + 7 + 7 + 6 + 5 + 4 = 44 rows = 2816 read, c3 512
+    # written: 3328 bytes. Chain [c1, c2] at h = 4: tile [0, 4) holds c1 [0, 5) and x [0, 6),
+    # 11 rows = 704 (h = 5: 6 + 7 = 13 rows = 832 > 768), 2 tiles reading 6 + 6 rows of x (768)
+    # and writing c2 (512); c3 alone: tile_h = floor(768 * 8 / 1024) - 2 = 4, a band of c2 5
+    # rows + c3 4 = 576, 2 tiles reading 5 + 5 rows of c2 (640), writing c3 (512): 2432 bytes.
     plan = plan_memory(g, 768, 16)
     tiles = [(s.strategy, s.tile.tile_h, s.tile.peak, s.tile.halo) for s in plan.stages if s.tile]
-    assert tiles == [("chain", 1, 768, 6)] * 3
+    assert tiles == [("chain", 4, 704, 4)] * 2 + [("tiled", 4, 576, 2)]
+    assert (plan.traffic.written, plan.traffic.read) == (1024, 1408)
 
 
 def test_minimum_budget_untileable_op() -> None:

@@ -26,7 +26,9 @@ from tigris.dialects.tgr.attributes import LifetimeAttr, MemoryAttr, StageAttr, 
 from tigris.dialects.tgr.plan_attrs import MEMORY, STAGE, STAGES, MissingPlanError, stored_plan
 from tigris.transforms.plan.graph import PlanGraph, build_plan_graph, main_func
 from tigris.transforms.plan.memory import lifetimes, timeline
-from tigris.transforms.plan.planner import CUTS, MAX_RECOMPUTE, Plan, StagePlan, assign_strategies, measure, partition
+from tigris.transforms.plan.planner import (
+    CUTS, MAX_RECOMPUTE, Plan, StagePlan, assign_strategies, measure, partition, total_macs,
+)
 from tigris.transforms.plan.tiling import TilePlan
 from tigris.transforms.plan.temporal import Stage, make_stage
 
@@ -182,12 +184,15 @@ class PartitionTemporalPass(ModulePass):
         write_stages(op, graph, partition(graph, self.budget, self.align, self.cuts, self.max_recompute / 100))
 
 
-def _tile_stages(op: ModuleOp, budget: int, align: int, chains: bool) -> None:
-    """Re-plan the stages partition-temporal wrote, with or without chain tiling."""
+def _tile_stages(op: ModuleOp, budget: int, align: int, chains: bool, max_recompute: float | None = None) -> None:
+    """Re-plan the stages partition-temporal wrote, with or without chain tiling; with
+    `max_recompute` (percent), chains may hold stages that fit too (`planner.assign_strategies`)."""
     _check(budget, align)
     graph = build_plan_graph(op)
     stages = read_stages(op, graph, align)
-    write_stages(op, graph, stages, assign_strategies(graph, stages, budget, align, chains=chains))
+    allowance = None if max_recompute is None else int(max_recompute / 100 * total_macs(graph))
+    plans = assign_strategies(graph, stages, budget, align, chains=chains, recompute_allowance=allowance)
+    write_stages(op, graph, stages, plans)
 
 
 @dataclass(frozen=True)
@@ -211,9 +216,11 @@ class TileChainsPass(ModulePass):
     name = "tile-chains"
     budget: int = 0
     align: int = DEFAULT_ALIGN
+    max_recompute: int | float = 100 * MAX_RECOMPUTE
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        _tile_stages(op, self.budget, self.align, chains=True)
+        _check_cuts("shortest", self.max_recompute)
+        _tile_stages(op, self.budget, self.align, chains=True, max_recompute=self.max_recompute)
 
 
 @dataclass(frozen=True)
@@ -231,5 +238,5 @@ class TigrisPlanPass(ModulePass):
         AnnotateLifetimesPass().apply(ctx, op)
         MemoryTimelinePass(self.align).apply(ctx, op)
         PartitionTemporalPass(self.budget, self.align, self.cuts, self.max_recompute).apply(ctx, op)
-        for pass_ in (PartitionSpatialPass, TileChainsPass):
-            pass_(self.budget, self.align).apply(ctx, op)
+        PartitionSpatialPass(self.budget, self.align).apply(ctx, op)
+        TileChainsPass(self.budget, self.align, self.max_recompute).apply(ctx, op)

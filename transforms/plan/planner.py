@@ -21,6 +21,7 @@ from tigris.dialects.tgr.attributes import Strategy
 from tigris.transforms.plan.geometry import Axis, has_axis
 from tigris.transforms.plan.graph import PlanGraph, PlanStep
 from tigris.transforms.plan.memory import align_up, timeline
+from tigris.transforms.plan.chain_runs import best_grouping, linked_runs
 from tigris.transforms.plan.cuts import fitting_tile, group_traffic, shortest_path_stages
 from tigris.transforms.plan.temporal import Stage, make_stage, partition_temporal
 from tigris.transforms.plan.tiling import (
@@ -96,8 +97,11 @@ def plan_memory(
         raise ValueError(f"max_recompute={max_recompute!r}: expected a fraction >= 0")
     whole = timeline(graph, align)
 
+    allowance = int(max_recompute * total_macs(graph))
+
     def planned(stages: list[Stage]) -> Plan:
-        plan = Plan(graph, budget, align, assign_strategies(graph, stages, budget, align), whole.peak, whole.peak_step)
+        plans = assign_strategies(graph, stages, budget, align, recompute_allowance=allowance)
+        plan = Plan(graph, budget, align, plans, whole.peak, whole.peak_step)
         measure(plan)
         return plan
 
@@ -134,8 +138,13 @@ def partition(
 
 
 def assign_strategies(
-    graph: PlanGraph, stages: list[Stage], budget: int, align: int, chains: bool = True
+    graph: PlanGraph, stages: list[Stage], budget: int, align: int, chains: bool = True,
+    recompute_allowance: int | None = None,
 ) -> list[StagePlan]:
+    """Each stage's strategy: over-budget stages linked in a row share a chain when its bands
+    fit, other over-budget stages are tiled alone where they can be. With a
+    `recompute_allowance` (halo MACs), runs of linked stages are then regrouped for the least
+    slow traffic, chaining stages that fit untiled too (`chain_runs`)."""
     plans = [StagePlan(s, Strategy.NORMAL) for s in stages]
     chain_id = 0
     i = 0
@@ -154,7 +163,56 @@ def assign_strategies(
         else:
             plans[i : j + 1] = [_spatial_or_normal(graph, stages[k], budget, align) for k in range(i, j + 1)]
         i = j + 1
+    if chains and recompute_allowance is not None:
+        plans = _chain_fitting_runs(graph, plans, budget, align, recompute_allowance)
     return plans
+
+
+def _chain_fitting_runs(
+    graph: PlanGraph, plans: list[StagePlan], budget: int, align: int, allowance: int
+) -> list[StagePlan]:
+    """Regroup every run of linked stages by `chain_runs.best_grouping` (chains may now hold
+    stages that fit untiled), then number the chains in order."""
+    stages = [sp.stage for sp in plans]
+    out = list(plans)
+    for i, j in linked_runs(graph, stages):
+        run = stages[i : j + 1]
+
+        def single(k: int) -> tuple[Strategy, TilePlan | None]:
+            stage = run[k]
+            if stage.peak <= budget:
+                return Strategy.NORMAL, None
+            own = _spatial_or_normal(graph, stage, budget, align)
+            return own.strategy, own.tile
+
+        def chain(a: int, b: int) -> TilePlan | None:
+            tile = _chain(graph, run[a : b + 1], budget, align, 0)
+            return tile if tile.peak <= budget else None
+
+        current, k = [], 0
+        while k < len(run):  # the run's groups as assign_strategies left them
+            end = k
+            while plans[i + k].strategy is Strategy.CHAIN and end + 1 < len(run) and plans[i + end + 1].tile is plans[i + k].tile:
+                end += 1
+            current.append((k, end))
+            k = end + 1
+        for a, b in best_grouping(graph, run, single, chain, allowance, current):
+            if a == b:
+                strategy, tile = single(a)
+                out[i + a] = StagePlan(run[a], strategy, tile)
+            else:
+                tile = chain(a, b)
+                out[i + a : i + b + 1] = [StagePlan(run[k], Strategy.CHAIN, tile) for k in range(a, b + 1)]
+    chain_id, numbered, seen = 0, [], {}
+    for sp in out:
+        if sp.strategy is Strategy.CHAIN and sp.tile is not None:
+            key = id(sp.tile)
+            if key not in seen:
+                seen[key] = replace(sp.tile, chain=chain_id)
+                chain_id += 1
+            sp = StagePlan(sp.stage, Strategy.CHAIN, seen[key])
+        numbered.append(sp)
+    return numbered
 
 
 def _chain(graph: PlanGraph, stages: list[Stage], budget: int, align: int, chain_id: int) -> TilePlan:

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-BUDGETS = {"tiled": 4096, "chain": 16 * 1024, "normal": 256 * 1024}
+BUDGETS = {"tiled": 3072, "chain": 16 * 1024, "normal": 256 * 1024}
 """Budgets at which the ThresholdedRelu's stage is tiled, chained with the convs, or not cut."""
 THRESHOLDED_RELU = 130
 TIGRIS_OPT = "import sys; from tigris.tools.tigris_opt import main; sys.exit(main())"

@@ -9,7 +9,10 @@
 // search), the rows of each tensor being back-propagated from the last stage's output.
 // Other over-budget tileable stages are tiled on their own (chain = -1), and so are the
 // stages of a chain whose one-row band does not fit when tiling them one by one does; a
-// stage no band of which fits stays untiled (the last case).
+// stage no band of which fits stays untiled (the last case). Then each run of linked stages,
+// fitting ones included, is regrouped for the least slow traffic (`chain_runs`): a chain may
+// take a stage that fits untiled when that keeps its tensors out of slow memory, within the
+// pass's `max_recompute` (percent of the MACs; default 10) of extra halo recompute.
 // Stages are written by hand (the pass reads `tgr.stages` and recomputes the rest).
 // f32 1x2x8x8 tensors: 512 bytes, 64 bytes per row; no alignment padding at 16.
 // Rows of a window op: out rows r need (r - 1) * stride + eff_kernel input rows, at
@@ -101,12 +104,15 @@ func.func @main(%gemm: tensor<1x2x8x8xf32>) -> tensor<1x10xf32> attributes {tgr.
 
 // -----
 
-// Two chains separated by a stage within the budget are numbered 0 and 1.
+// Two chains are numbered 0 and 1. r2 is also a model output, so stage 2 does not link to
+// stage 3 (a chain through it is the next case); stage 1 links to it, and chain 0 takes the
+// fitting stage 2 too (r1 then never leaves SRAM: 1024 bytes less traffic, no recompute, as
+// its convolution is 1x1; stage 2's bands, 96h, are below stage 0's).
 // Tensors: 0 x, 1 c1, 2 r1 (1x2x8x8: 512 bytes, 64 per row), 3 d, 4 r2 (1x1x8x8: 256,
 // 32 per row), 5 u, 6 r3 (1x4x8x8: 1024, 128 per row).
 //   stage 0 [0, 0] conv 3x3 {x, c1} = 1024 > 1000 \ linked (c1 only feeds stage 1,
 //   stage 1 [1, 1] relu {c1, r1} = 1024 > 1000    /  its only input): chain 0
-//   stage 2 [2, 3] 1x1 conv, relu: step 2 {r1, d} = 768, step 3 {d, r2} = 512: normal
+//   stage 2 [2, 3] 1x1 conv, relu: step 2 {r1, d} = 768, step 3 {d, r2} = 512: fits
 //   stage 3 [4, 4] 1x1 conv {r2, u} = 1280 > 1000 \ linked: chain 1
 //   stage 4 [5, 5] relu {u, r3} = 2048 > 1000     /
 // Chain 0 (one 3x3 conv: halo 2), output tile h:
@@ -119,9 +125,46 @@ func.func @main(%gemm: tensor<1x2x8x8xf32>) -> tensor<1x10xf32> attributes {tgr.
 // CHECK-SAME:      tgr.stages = [
 // CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], strategy = chain, tile = #tgr.tile_plan<tile_h = 7, num_tiles = 2, halo = 2, out_h = 8, peak = 960, chain = 0>>,
 // CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], strategy = chain, tile = #tgr.tile_plan<tile_h = 7, num_tiles = 2, halo = 2, out_h = 8, peak = 960, chain = 0>>,
-// CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 3], peak = 768, inputs = [2], outputs = [4]>,
+// CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 3], peak = 768, inputs = [2], outputs = [4], strategy = chain, tile = #tgr.tile_plan<tile_h = 7, num_tiles = 2, halo = 2, out_h = 8, peak = 960, chain = 0>>,
 // CHECK-SAME:      #tgr.stage<index = 3, steps = [4, 4], peak = 1280, inputs = [4], outputs = [5], strategy = chain, tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 0, out_h = 8, peak = 768, chain = 1>>,
 // CHECK-SAME:      #tgr.stage<index = 4, steps = [5, 5], peak = 2048, inputs = [5], outputs = [6], strategy = chain, tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 0, out_h = 8, peak = 768, chain = 1>>]
+func.func @main(%two_chains: tensor<1x2x8x8xf32>) -> (tensor<1x4x8x8xf32>, tensor<1x1x8x8xf32>) attributes {tgr.stages = [
+    #tgr.stage<index = 0, steps = [0, 0], peak = 0, inputs = [], outputs = []>,
+    #tgr.stage<index = 1, steps = [1, 1], peak = 0, inputs = [], outputs = []>,
+    #tgr.stage<index = 2, steps = [2, 3], peak = 0, inputs = [], outputs = []>,
+    #tgr.stage<index = 3, steps = [4, 4], peak = 0, inputs = [], outputs = []>,
+    #tgr.stage<index = 4, steps = [5, 5], peak = 0, inputs = [], outputs = []>]} {
+  %w = tgr.weight dense<1.0> : tensor<2x2x3x3xf32>
+  %down = tgr.weight dense<1.0> : tensor<1x2x1x1xf32>
+  %up = tgr.weight dense<1.0> : tensor<4x1x1x1xf32>
+  %c1 = tgr.conv %two_chains, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x8x8xf32>
+  %r1 = tgr.relu %c1 : (tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %d = tgr.conv %r1, %down : (tensor<1x2x8x8xf32>, tensor<1x2x1x1xf32>) -> tensor<1x1x8x8xf32>
+  %r2 = tgr.relu %d : (tensor<1x1x8x8xf32>) -> tensor<1x1x8x8xf32>
+  %u = tgr.conv %r2, %up : (tensor<1x1x8x8xf32>, tensor<4x1x1x1xf32>) -> tensor<1x4x8x8xf32>
+  %r3 = tgr.relu %u : (tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  func.return %r3, %r2 : tensor<1x4x8x8xf32>, tensor<1x1x8x8xf32>
+}
+
+// -----
+
+// The same graph with r2 feeding only stage 3: the run of five linked stages is regrouped for the
+// least slow traffic (planner.assign_strategies, chain_runs), and one chain through the fitting
+// stage 2 beats the two chains above:
+//   output tile h of r3: stage 4 r3 h + u h = 256h; stage 3 u h + r2 h = 160h; stage 2 at most
+//   r1 h + d h = 96h; stage 1 128h; stage 0 c1 h + x (h + 2 rows inside, 64 each).
+//   h = 3: 768 (stage 4) <= 1000; h = 4: 1024 > 1000 -> tile_h 3, 3 tiles, halo 2 (one 3x3 conv).
+//   Traffic: two chains load x in 7-row tiles (8 + 2 rows, 640), spill r1 (512), stage 2 loads
+//   r1 and spills r2 (512 + 256), chain 1 loads r2 and spills r3 (256 + 1024): 3200 bytes. One
+//   chain loads x in 3-row tiles (4 + 5 + 3 rows, 768) and spills r3 (1024): 1792 bytes. No
+//   halo is recomputed (only the first conv has a window, and x is read, not computed).
+// CHECK-LABEL: func.func @main(%two_chains: tensor<1x2x8x8xf32>)
+// CHECK-SAME:      tgr.stages = [
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1024, inputs = [0], outputs = [1], strategy = chain, tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 2, out_h = 8, peak = 768, chain = 0>>,
+// CHECK-SAME:      #tgr.stage<index = 1, steps = [1, 1], peak = 1024, inputs = [1], outputs = [2], strategy = chain, tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 2, out_h = 8, peak = 768, chain = 0>>,
+// CHECK-SAME:      #tgr.stage<index = 2, steps = [2, 3], peak = 768, inputs = [2], outputs = [4], strategy = chain, tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 2, out_h = 8, peak = 768, chain = 0>>,
+// CHECK-SAME:      #tgr.stage<index = 3, steps = [4, 4], peak = 1280, inputs = [4], outputs = [5], strategy = chain, tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 2, out_h = 8, peak = 768, chain = 0>>,
+// CHECK-SAME:      #tgr.stage<index = 4, steps = [5, 5], peak = 2048, inputs = [5], outputs = [6], strategy = chain, tile = #tgr.tile_plan<tile_h = 3, num_tiles = 3, halo = 2, out_h = 8, peak = 768, chain = 0>>]
 func.func @main(%two_chains: tensor<1x2x8x8xf32>) -> tensor<1x4x8x8xf32> attributes {tgr.stages = [
     #tgr.stage<index = 0, steps = [0, 0], peak = 0, inputs = [], outputs = []>,
     #tgr.stage<index = 1, steps = [1, 1], peak = 0, inputs = [], outputs = []>,
