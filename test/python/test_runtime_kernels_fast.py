@@ -15,6 +15,7 @@ columns of the output, each from just the input pixels it reads, in both builds.
 
 from __future__ import annotations
 
+import subprocess
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,7 @@ from kernel_windows import check_windows, reference_binary  # test/support
 from onnx import TensorProto, helper, numpy_helper
 from tigris.emit.tgrs.enums import DType, OpType
 from tigris.emit.tgrs.model import PlanFile
+from tigris.tools import runtime_build
 from tigris.tools.runtime_binding import user_shape
 
 OPSET = 17
@@ -95,6 +97,9 @@ CASES = random_cases(seed=5, count=32) + [  # wide channels: full blocks and the
     # int8 depthwise windows beyond the centred-weight table (5 x 5) and beyond one row's chunk
     ConvCase("dw7x7_qdq", (1, 19, 11, 12), 19, (7, 7), (2, 1), (3, 2, 3, 4), (1, 1), 19, False, "qdq", 9, -3),
     ConvCase("dw1x37_qdq", (1, 18, 3, 40), 18, (1, 37), (1, 1), (0, 5, 0, 3), (1, 1), 18, False, "qdq", 12, 4),
+    # int8 conv windows longer than one gathered segment (KH KW icg > XSEG = 256), padded and clipped
+    ConvCase("conv3x3_qdq_deep", (1, 70, 6, 7), 9, (3, 3), (1, 2), (1, 0, 2, 1), (1, 1), 1, False, "qdq", -7, 3),
+    ConvCase("conv3x3_int8_deep_grouped", (1, 130, 5, 5), 6, (3, 3), (1, 1), (1, 1, 1, 1), (2, 1), 2, True, "int8"),
 ]
 
 
@@ -273,6 +278,133 @@ def test_fast_int8_binary_ops_equal_the_reference_loop(channels: int, tmp_path: 
     fast, ref = run_both(c, inputs, None, monkeypatch)
     for got, want in zip(fast, ref, strict=True):
         assert got.tobytes() == want.tobytes()
+
+
+@dataclass(frozen=True)
+class PoolCase:
+    """One int8 pool between hand QDQ pairs: an ONNX pool op, NCHW input, its attributes."""
+
+    name: str
+    op: str
+    shape: tuple[int, ...]
+    attrs: dict[str, object]
+    x_zp: int = -3
+    y_zp: int = 4
+    requantize: bool = True
+
+
+POOL_CASES = [  # channels past the 32-channel blocks: whole blocks and their tails
+    PoolCase("max3x3s2_c35", "MaxPool", (1, 35, 9, 10), dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])),
+    PoolCase("max2x2_c70_copy", "MaxPool", (2, 70, 6, 7), dict(kernel_shape=[2, 2], strides=[2, 2], ceil_mode=1),
+             requantize=False),
+    PoolCase("max3x2_dil_c64", "MaxPool", (1, 64, 8, 9),
+             dict(kernel_shape=[3, 2], strides=[1, 2], dilations=[2, 1], pads=[0, 1, 1, 0])),
+    PoolCase("avg3x3_c33", "AveragePool", (1, 33, 7, 8), dict(kernel_shape=[3, 3], strides=[2, 1], pads=[1, 1, 1, 1])),
+    PoolCase("avg3x3_pad_c66", "AveragePool", (1, 66, 7, 5),
+             dict(kernel_shape=[3, 3], strides=[1, 2], pads=[1, 0, 2, 1], count_include_pad=1, ceil_mode=1)),
+    PoolCase("gap_c70", "GlobalAveragePool", (2, 70, 5, 6), {}),
+    PoolCase("gmp_c33", "GlobalMaxPool", (1, 33, 4, 7), {}, x_zp=11, y_zp=-9),
+]  # fmt: skip
+
+
+def pool_model(case: PoolCase) -> onnx.ModelProto:
+    """x -> QDQ (scale 0.03) -> the pool -> QDQ (scale 0.05, or the input's for a copy of values)."""
+    inits: list[onnx.TensorProto] = []
+    sx, zx = _const(inits, "sx", np.float32(0.03)), _const(inits, "zx", np.int8(case.x_zp))
+    sy, zy = (_const(inits, "sy", np.float32(0.05)), _const(inits, "zy", np.int8(case.y_zp))) if case.requantize \
+        else (sx, zx)
+    nodes = [helper.make_node("QuantizeLinear", ["x", sx, zx], ["xq"]),
+             helper.make_node("DequantizeLinear", ["xq", sx, zx], ["xd"]),
+             helper.make_node(case.op, ["xd"], ["y"], **case.attrs),
+             helper.make_node("QuantizeLinear", ["y", sy, zy], ["yq"]),
+             helper.make_node("DequantizeLinear", ["yq", sy, zy], ["yd"])]  # fmt: skip
+    graph = helper.make_graph(nodes, "pool", [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(case.shape))],
+                              [helper.make_tensor_value_info("yd", TensorProto.FLOAT, None)], inits)  # fmt: skip
+    opsets = [helper.make_opsetid("", OPSET)]
+    model = helper.make_model(graph, opset_imports=opsets, ir_version=helper.find_min_ir_version_for(opsets))
+    return onnx.shape_inference.infer_shapes(model, strict_mode=True)
+
+
+@pytest.mark.parametrize("case", POOL_CASES, ids=lambda c: c.name)
+def test_fast_int8_pools_equal_the_reference_loops(case: PoolCase, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """The int8 pools' channel-blocked loops (kernels_i8_window.c) give the reference loops'
+    bytes: whole runs, and for the windowed pools every checked 2-D window of the output."""
+    c = compile_model(pool_model(case), tmp_path)
+    assert [OpType(op.op_type).name for op in c.plan.ops] == [
+        {"MaxPool": "MAX_POOL", "AveragePool": "AVG_POOL", "GlobalAveragePool": "GLOBAL_AVG",
+         "GlobalMaxPool": "GLOBAL_MAX"}[case.op]]  # fmt: skip
+    assert c.plan.tensors[c.plan.ops[0].inputs[0]].dtype == DType.I8, "the pool did not run in int8"
+    inputs = plan_input(c, seed=len(case.name))
+    fast, ref = run_both(c, inputs, None, monkeypatch)
+    assert fast[0].tobytes() == ref[0].tobytes()
+    if not case.op.startswith("Global"):
+        windows, _ = check_windows(c.plan_bytes, inputs[0], np.random.default_rng(len(case.name)))
+        assert windows > 0
+
+
+ROUND_CHECK = r"""
+/* tigris_i8_round_fast against tigris_i8_round_to (i8_math.h) on float bit patterns.
+ * argv: zp lo hi stride: every stride-th pattern of magnitude in [2^-2, 2^10), both signs, plus
+ * special values. Prints the number of values checked, or the first mismatch (exit 1). */
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "i8_math.h"
+
+static int check(const tigris_i8_range_t *r, float v) {
+    const int32_t want = tigris_i8_round_to(r, v), got = tigris_i8_round_fast(r, v);
+    if (want == got) return 0;
+    printf("mismatch v=%a want=%d got=%d\n", (double)v, (int)want, (int)got);
+    return 1;
+}
+
+int main(int argc, char **argv) {
+    const float specials[] = {0.0f, -0.0f, 0.5f, -0.5f, 1.5f, -1.5f, 2.5f, -2.5f, 126.5f, 127.5f, -127.5f, -128.5f,
+                              255.5f, -255.5f, 0x1p22f, -0x1p22f, 0x1p23f, -0x1p23f, 0x1.8p23f, -0x1.8p23f, 0x1p24f,
+                              FLT_MAX, -FLT_MAX, FLT_MIN, -FLT_MIN, 0x1p-149f, -0x1p-149f, HUGE_VALF, -HUGE_VALF};
+    tigris_i8_range_t r;
+    unsigned long count = 0, k;
+    uint32_t stride, bits, sign;
+    float nan;
+    if (argc != 5) return 2;
+    r = tigris_i8_range(atoi(argv[1]), atoi(argv[2]), atoi(argv[3]));
+    stride = (uint32_t)strtoul(argv[4], NULL, 10);
+    bits = 0x7FC00000u;
+    memcpy(&nan, &bits, sizeof nan);
+    if (check(&r, nan) || check(&r, -nan)) return 1;
+    for (k = 0; k < sizeof specials / sizeof specials[0]; ++k, ++count)
+        if (check(&r, specials[k])) return 1;
+    for (sign = 0; sign < 2; ++sign)
+        for (bits = 0x3E800000u; bits < 0x44800000u; bits += stride, ++count) { /* 2^-2 .. 2^10 */
+            const uint32_t u = bits | (sign << 31);
+            float v;
+            memcpy(&v, &u, sizeof v);
+            if (check(&r, v)) return 1;
+        }
+    printf("%lu\n", count);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize(("zp", "lo", "hi", "stride"), [
+    (-3, -128, 127, 1),  # every float of magnitude in [2^-2, 2^10), both signs
+    (130, 0, 255, 7), (-128, -128, 127, 7), (5, 5, 5, 13), (-20, -128, -20, 13),
+])  # fmt: skip
+def test_round_fast_equals_rintf_rounding(zp: int, lo: int, hi: int, stride: int, tmp_path: Path) -> None:
+    """i8_math.h's tigris_i8_round_fast (clamp, then round by adding and subtracting 1.5 x 2^23)
+    gives tigris_i8_round_to's value (rintf, then clamp; NaN -> lo) on float bit patterns: all of
+    them in the range that rounds to distinct values for the first range, every stride-th for the
+    others (uint8, ReLU-clipped, a one-value range, a range ending below zero), and the special
+    values (NaN, infinities, signed zeros, ties, 2^22..2^24, the extremes, subnormals)."""
+    source = tmp_path / "round_check.c"
+    source.write_text(ROUND_CHECK)
+    binary = runtime_build.build("round_check", [source], extra_flags=[f"-I{runtime_build.RUNTIME_DIR / 'src' / 'kernels'}"])
+    done = subprocess.run([str(binary), str(zp), str(lo), str(hi), str(stride)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert int(done.stdout) >= 2 * (0x44800000 - 0x3E800000) // stride
 
 
 def test_reference_build_is_the_oracle_the_fast_build_differs_from() -> None:

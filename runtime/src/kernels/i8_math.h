@@ -68,6 +68,33 @@ static inline int32_t tigris_i8_round_to(const tigris_i8_range_t *range, float v
     return (int32_t)r + range->zp;
 }
 
+/* 1.5 * 2^23: for |c| <= 2^22, (c + M) - M is rint(c) (see tigris_i8_round_fast). */
+#define TIGRIS_I8_ROUND_MAGIC 12582912.0f
+
+/* tigris_i8_round_to without rintf, in operations compilers vectorize (max, min, add, sub,
+ * truncation): clamp v to [r_lo, r_hi] first (NaN -> r_lo), then round by the magic constant.
+ * The same value for every float v:
+ *   - NaN, or v <= r_lo: rint(v) <= r_lo (rint is monotone, r_lo an integer), so round_to gives
+ *     lo; here c = r_lo, which rounds to itself: r_lo + zp = lo.
+ *   - v > r_hi: rint(v) >= r_hi, round_to gives hi; here c = r_hi: hi.
+ *   - r_lo < v <= r_hi: c = v and rint(v) lies in [r_lo, r_hi]; round_to gives rint(v) + zp
+ *     (its two clamps give r_lo + zp = lo and r_hi + zp = hi at the ends), and so does this.
+ * The rounding: |c| <= 510 < 2^22, so c + M lies in [2^23, 2^24), where floats are the integers;
+ * the addition rounds the exact sum once, to nearest with ties to even, and M is an even
+ * integer, so the sum is M + rint(c) (a tie goes to the even sum, the even rint(c)); the
+ * subtraction of two integers below 2^24 is exact. Each step is assigned to a float (no excess
+ * precision, C99 5.1.2.3) and is not reassociated (no -ffast-math), as everywhere in this file;
+ * rintf's ties-to-even is the default rounding mode's, which this shares. -0 and +0 both
+ * truncate to 0. test_runtime_kernels_fast.py checks it against tigris_i8_round_to on every
+ * float of magnitude in [2^-2, 2^10), both signs, and on the special values. */
+static inline int32_t tigris_i8_round_fast(const tigris_i8_range_t *range, float v) {
+    float c = v > range->r_lo ? v : range->r_lo; /* NaN -> r_lo */
+    c = c < range->r_hi ? c : range->r_hi;
+    c = c + TIGRIS_I8_ROUND_MAGIC;
+    c = c - TIGRIS_I8_ROUND_MAGIC;
+    return (int32_t)c + range->zp;
+}
+
 /* clamp(rint(v) + zp, lo, hi), NaN -> lo. */
 static inline int32_t tigris_i8_round_clamp(float v, int32_t zp, int32_t lo, int32_t hi) {
     const tigris_i8_range_t range = tigris_i8_range(zp, lo, hi);

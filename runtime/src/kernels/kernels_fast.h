@@ -7,7 +7,9 @@
  *   - int8: the int32 accumulator sum (x - zx)(w - zw) + bias is exact in any order, so the
  *     zero-point terms are hoisted (D - zw Sx - zx Sw + n zx zw, computed modulo 2^32: the
  *     reference's acc_fits check guarantees the true value fits int32) and the requantization is
- *     i8_math.h's tigris_i8_requant, as in the reference;
+ *     i8_math.h's, its rounding tigris_i8_round_fast (the value of the reference's rintf-based
+ *     tigris_i8_round_to for every float); the int8 pools keep their state per channel, order-free
+ *     (max, exact int32 sums);
  *   - float32: every output element sums its taps in the reference order (taps row by row, then
  *     the input channels, the bias last) into one float accumulator; blocking only computes
  *     several elements side by side, never splits or reorders one element's sum, and does not

@@ -14,6 +14,8 @@
 #include "kernels_fast.h"
 #include "kernels_i8.h"
 
+#define POOL_CHUNK 32 /* channels pooled side by side by the fast loops */
+
 /* The window of op along H and W (tk_axis_t, kernels_internal.h) over x. */
 static int window_axes(const tigris_op_t *op, const tigris_view_t *x, tk_axis_t *ah, tk_axis_t *aw) {
     int err = tk_axis_init(ah, x->h, op->kernel_h, op->stride_h, op->dilation_h, op->pad_top, op->pad_bottom);
@@ -498,6 +500,62 @@ static int pool_counts_nonzero(const tk_axis_t *ax, int32_t out, int include_pad
 /* MAX_POOL: the max of stored values (padding never wins; a window with no input element gives
  * qmin), moved to the result's parameters. AVG_POOL: the mean of the window's values; with
  * COUNT_INCLUDE_PAD the explicit pads count (as the real 0), the ceil-mode overhang never counts. */
+/* The pool loop below with the channels innermost: per output pixel, POOL_CHUNK channels keep
+ * their state (the largest stored value, or the sum of value - zp) side by side over the window's
+ * in-image taps, in a fixed-length loop compilers vectorize; max and an exact int32 sum do not
+ * depend on the order, so the bytes are the reference loop's. */
+static void i8_pool_fast(const tigris_view_t *x, const tigris_view_t *y, const tigris_i8_move_t *pq,
+                         const tk_axis_t *ah, const tk_axis_t *aw, int is_max, int include_pad) {
+    const int32_t C = x->c;
+    const size_t step = (size_t)aw->d * (size_t)C; /* x from one tap to the next along W */
+    const uint8_t flip = pq->in.s.flip;
+    const int32_t off = is_max ? 0 : pq->in.s.bias + pq->in.zp;
+    int32_t st[POOL_CHUNK];
+    int32_t n, oy, ox, c0, j;
+    for (n = 0; n < y->n; ++n) {
+        for (oy = y->h_start; oy < y->h_end; ++oy) {
+            uint8_t *yrow = tigris_view_row(y, n, oy);
+            const int32_t iy0 = oy * ah->s - ah->pb, rows = tk_axis_pool_count(ah, iy0, include_pad);
+            int32_t ky0, ky1;
+            tk_axis_taps(ah, iy0, 0, x->h, &ky0, &ky1);
+            for (ox = y->w_start; ox < y->w_end; ++ox) {
+                const int32_t ix0 = ox * aw->s - aw->pb;
+                const int32_t count = is_max ? 0 : rows * tk_axis_pool_count(aw, ix0, include_pad);
+                uint8_t *yp = yrow + tk_col(y, ox);
+                int32_t kx0, kx1, ky, kx;
+                tk_axis_taps(aw, ix0, 0, x->w, &kx0, &kx1);
+                for (c0 = 0; c0 < C; c0 += POOL_CHUNK) {
+                    const int32_t len = C - c0 < POOL_CHUNK ? C - c0 : POOL_CHUNK;
+                    for (j = 0; j < POOL_CHUNK; ++j) st[j] = 0;
+                    for (ky = ky0; ky < ky1 && kx0 < kx1; ++ky) { /* no pointer into x for padding only */
+                        const uint8_t *xr =
+                            tigris_view_row(x, n, iy0 + ky * ah->d) + tk_col(x, ix0 + kx0 * aw->d) + (size_t)c0;
+                        for (kx = 0; kx < kx1 - kx0; ++kx) {
+                            const uint8_t *xp = xr + (size_t)kx * step;
+                            if (len == POOL_CHUNK && is_max) {
+                                for (j = 0; j < POOL_CHUNK; ++j) {
+                                    const int32_t u = (uint8_t)(xp[j] ^ flip);
+                                    st[j] = u > st[j] ? u : st[j];
+                                }
+                            } else if (len == POOL_CHUNK) {
+                                for (j = 0; j < POOL_CHUNK; ++j) st[j] += (int32_t)(uint8_t)(xp[j] ^ flip) - off;
+                            } else {
+                                for (j = 0; j < len; ++j) {
+                                    const int32_t u = (uint8_t)(xp[j] ^ flip);
+                                    if (is_max) st[j] = u > st[j] ? u : st[j];
+                                    else st[j] += u - off;
+                                }
+                            }
+                        }
+                    }
+                    for (j = 0; j < len; ++j)
+                        yp[c0 + j] = is_max ? pool_pick(pq, st[j] - pq->in.s.bias) : pool_mean(pq, st[j], count);
+                }
+            }
+        }
+    }
+}
+
 int tigris_i8_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                    void *user_ctx) {
     tigris_view_t x, y;
@@ -527,6 +585,10 @@ int tigris_i8_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
         if ((err = pool_counts_nonzero(&aw, y.w, include_pad)) != TIGRIS_KERNEL_OK) return err;
     }
     if ((err = tk_window_resident(&x, &y, &ah, &aw)) != TIGRIS_KERNEL_OK) return err;
+    if (TK_FAST_ENABLED) {
+        i8_pool_fast(&x, &y, &pq, &ah, &aw, is_max, include_pad);
+        return TIGRIS_KERNEL_OK;
+    }
 
     for (n = 0; n < y.n; ++n) {
         for (oy = y.h_start; oy < y.h_end; ++oy) {
@@ -580,6 +642,39 @@ static void i8_pool_rows(const tigris_view_t *x, const tigris_i8_move_t *pq, int
     *state = acc;
 }
 
+/* i8_pool_rows for channels [c, c + len) (len <= POOL_CHUNK) at once, state[j] for channel
+ * c + j: the pixels outermost, the channels side by side (max and an exact int32 sum do not
+ * depend on the order, so the state is i8_pool_rows'). */
+static void i8_pool_rows_block(const tigris_view_t *x, const tigris_i8_move_t *pq, int32_t n, int32_t c, int32_t len,
+                               int is_max, int32_t *state) {
+    const int32_t cols = x->w_end - x->w_start;
+    const uint8_t flip = pq->in.s.flip;
+    const int32_t off = pq->in.s.bias + pq->in.zp;
+    int32_t st[POOL_CHUNK], r, i, j;
+    for (j = 0; j < POOL_CHUNK; ++j) st[j] = j < len ? state[j] : 0;
+    for (r = x->h_start; r < x->h_end; ++r) {
+        const uint8_t *xr = tigris_view_row(x, n, r) + c;
+        for (i = 0; i < cols; ++i) {
+            const uint8_t *xp = xr + (size_t)i * (size_t)x->c;
+            if (len == POOL_CHUNK && is_max) {
+                for (j = 0; j < POOL_CHUNK; ++j) {
+                    const int32_t u = (uint8_t)(xp[j] ^ flip);
+                    st[j] = u > st[j] ? u : st[j];
+                }
+            } else if (len == POOL_CHUNK) {
+                for (j = 0; j < POOL_CHUNK; ++j) st[j] += (int32_t)(uint8_t)(xp[j] ^ flip) - off;
+            } else {
+                for (j = 0; j < len; ++j) {
+                    const int32_t u = (uint8_t)(xp[j] ^ flip);
+                    if (is_max) st[j] = u > st[j] ? u : st[j];
+                    else st[j] += u - off;
+                }
+            }
+        }
+    }
+    for (j = 0; j < len; ++j) state[j] = st[j];
+}
+
 /* The accumulator of a reduction tile (one int32 per batch item and channel), checked to hold
  * what the pixels before the tile can leave (a max: a stored value; a mean: at most 255 a pixel;
  * before a window, at most rows [0, h_start) and columns [0, w_start) of its rows), so that no
@@ -627,7 +722,20 @@ int tigris_i8_global_pool(const tigris_plan_t *plan, const tigris_op_t *op, uint
     if (reduces && ((err = tk_reduce_channels(mem, x.c, &c0, &c1)) != TIGRIS_KERNEL_OK ||
                     (err = i8_pool_accumulator(mem, &x, &y, is_max, c1 - c0, &acc)) != TIGRIS_KERNEL_OK))
         return err;
-    for (n = 0; n < x.n; ++n) {
+    for (n = 0; TK_FAST_ENABLED && n < x.n; ++n) { /* POOL_CHUNK channels at a time */
+        uint8_t *yn = tigris_view_row(&y, n, 0);
+        int32_t len, j;
+        for (c = c0; c < c1; c += len) {
+            int32_t own[POOL_CHUNK];
+            int32_t *state = acc != NULL ? acc + (size_t)n * (size_t)(c1 - c0) + (size_t)(c - c0) : own;
+            len = c1 - c < POOL_CHUNK ? c1 - c : POOL_CHUNK;
+            for (j = 0; j < len && x.h_start == 0 && x.w_start == 0; ++j) state[j] = 0;
+            i8_pool_rows_block(&x, &pq, n, c, len, is_max, state);
+            for (j = 0; j < len && x.h_end == x.h && x.w_end == x.w; ++j)
+                yn[c + j] = is_max ? pool_pick(&pq, state[j] - pq.in.s.bias) : pool_mean(&pq, state[j], pixels);
+        }
+    }
+    for (n = 0; !TK_FAST_ENABLED && n < x.n; ++n) {
         uint8_t *yn = tigris_view_row(&y, n, 0);
         for (c = c0; c < c1; ++c) {
             int32_t own = 0; /* untiled: the state lives here for the one call */
