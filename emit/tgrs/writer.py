@@ -66,12 +66,14 @@ class _Pools:
 
     @staticmethod
     def _append(pool: list[int], values: Sequence[int], bits: tuple[int, int], what: str) -> int:
-        """Offset of `values` appended to `pool` (0 for an empty list), each within `bits`."""
-        for v in values:
-            if not bits[0] <= v <= bits[1]:
-                raise ValueError(f"{what}: {v} does not fit the pool's [{bits[0]}, {bits[1]}]")
+        """Offset of `values` appended to `pool` (0 for an empty list), each within `bits`.
+        The range is checked on min and max (C loops) and only a failing list is walked for
+        the first bad value: per-channel quant data puts tens of thousands of values here."""
         if not values:
             return 0
+        if min(values) < bits[0] or max(values) > bits[1]:
+            bad = next(v for v in values if not bits[0] <= v <= bits[1])
+            raise ValueError(f"{what}: {bad} does not fit the pool's [{bits[0]}, {bits[1]}]")
         pool.extend(values)
         return len(pool) - len(values)
 
@@ -95,11 +97,18 @@ class _Pools:
         return self._string_at[s]
 
 
-def _f32_bits(x: float, what: str) -> int:
+def _f32_bits(xs: Sequence[float], what: str) -> list[int]:
+    """The float32 bit patterns of `xs` as int32s, in one pack (a per-channel list has
+    hundreds of scales); ValueError naming the first scale that does not fit a float32."""
     try:
-        return struct.unpack("<i", struct.pack("<f", x))[0]
+        return list(struct.unpack(f"<{len(xs)}i", struct.pack(f"<{len(xs)}f", *xs)))
     except OverflowError:
-        raise ValueError(f"{what}: scale {x} does not fit a float32") from None
+        for x in xs:
+            try:
+                struct.pack("<f", x)
+            except OverflowError:
+                raise ValueError(f"{what}: scale {x} does not fit a float32") from None
+        raise
 
 
 def _weights(plan: PlanFile, compress: str) -> tuple[bytes, bytes, bytes, bytes, int]:
@@ -139,7 +148,7 @@ def _records(plan: PlanFile, pools: _Pools) -> dict[SectionKind, tuple[bytes, in
             v = {"scale": q.scales[0], "zero_point": q.zero_points[0], "num_channels": 1, "data": NONE32}
         else:
             data = pools.add_quant(
-                [_f32_bits(s, f"quant param {i}") for s in q.scales] + list(q.zero_points), f"quant param {i}"
+                _f32_bits(q.scales, f"quant param {i}") + list(q.zero_points), f"quant param {i}"
             )
             v = {"scale": 0.0, "zero_point": 0, "num_channels": len(q.scales), "data": data}
         qp += QUANT_PARAM.pack(v | {"axis": q.axis}, f"quant param {i}")
@@ -172,7 +181,7 @@ def _records(plan: PlanFile, pools: _Pools) -> dict[SectionKind, tuple[bytes, in
             "num_outputs": len(op.outputs),
             "params": pools.add_shape(op.params, f"op {i} params"),
             "num_params": len(op.params),
-            "scales": pools.add_quant([_f32_bits(x, f"op {i} scales") for x in op.requant_scales], f"op {i}"),
+            "scales": pools.add_quant(_f32_bits(op.requant_scales, f"op {i} scales"), f"op {i}"),
             "num_scales": len(op.requant_scales),
         }
         ops += OP.pack(v, f"op {i} ({op.name})")

@@ -501,6 +501,23 @@ def test_writer_refuses_what_it_cannot_encode(mutate: Callable[[PlanFile], None]
         write_plan(plan, "lz4")
 
 
+def test_writer_names_the_first_value_that_does_not_fit() -> None:
+    """Scales are packed and pool values range-checked a whole list at a time; a bad list
+    still names its first bad value (float32 tops out near 3.4e38; index pools are uint16)."""
+    plan = int8_chain()
+    plan.quant_params[1] = QuantParam([0.001, 1e39, 2e39] + [0.001] * 5, [0] * 8, axis=0)
+    with pytest.raises(ValueError, match=r"^quant param 1: scale 1e\+39 does not fit a float32$"):
+        write_plan(plan)
+    plan = int8_chain()
+    plan.ops[0] = replace(plan.ops[0], requant_scales=(0.5, -4e38, 5e38))
+    with pytest.raises(ValueError, match=r"^op 0 scales: scale -4e\+38 does not fit a float32$"):
+        write_plan(plan)
+    plan = int8_chain()
+    plan.stages[0] = replace(plan.stages[0], ops=(0, 70000, 80000, -1))
+    with pytest.raises(ValueError, match=r"^stage 0 ops: 70000 does not fit the pool's \[0, 65534\]$"):
+        write_plan(plan)
+
+
 def test_writer_refuses_an_unknown_compression() -> None:
     with pytest.raises(ValueError, match="compress must be one of none, lz4"):
         write_plan(minimal(), "zstd")
