@@ -35,7 +35,9 @@ amplify it. MobileNetV2 is bit-exact with the exact evaluation on every seed (so
 MODELS = ["mobilenet_v2", "unet"]
 """The int8 zoo models more than 1 step from onnxruntime (ORT_INT8_STEPS); every model is in
 bench/int8_oracles.py's table."""
-SEEDS = range(10)
+SEEDS = (0, 3, 4, 7)
+"""The seeds (of 0-9, all in bench/int8_oracles.py) where onnxruntime's float path is more than 1 step
+from the exact evaluation or from us on these two models: the cases the claim is about."""
 
 
 @pytest.mark.parametrize("name", MODELS)

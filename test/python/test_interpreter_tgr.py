@@ -288,6 +288,19 @@ def test_max_min_prelu_broadcast(op: str, b_shape: tuple[int, ...], formula) -> 
     close(got, want)
 
 
+def test_pow_tensor_broadcasts_its_exponent() -> None:
+    """x ** e with e broadcast along channels; a negative base with a non-integer exponent is NaN
+    (numpy's float64 power says the same)."""
+    x = np.abs(rand(2, 3, 4, 5)) + 0.1
+    x[0, 0, 0, 0] = -2.0
+    e = rand(3, 1, 1)
+    got = run_tgr("tgr.pow_tensor", [x, e], (2, 3, 4, 5))
+    with np.errstate(invalid="ignore"):
+        want = np.power(x.astype(np.float64), e.astype(np.float64))
+    assert np.isnan(got[0, 0, 0, 0]) and np.isnan(want[0, 0, 0, 0])
+    close(got.reshape(-1)[1:], want.reshape(-1)[1:])
+
+
 def test_prelu_slope_must_broadcast_to_x() -> None:
     """The slope broadcasts one way only: a result larger than x is refused by the verifier."""
     with pytest.raises(VerifyException, match="tgr.prelu"):
