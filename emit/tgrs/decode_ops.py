@@ -11,7 +11,7 @@ of out_h rows and out_w columns.
 
 from __future__ import annotations
 
-from tigris.emit.tgrs.enums import ACCUMULATING_OPS, TILEABLE_2D_OPS, WINDOW_OPS, BandGeometry, CoordMode, GeluMode, OpType, PadMode, ResizeMode
+from tigris.emit.tgrs.enums import ACCUMULATING_OPS, FEATURE_BLOCK_OPS, TILEABLE_2D_OPS, WINDOW_OPS, BandGeometry, CoordMode, GeluMode, OpType, PadMode, ResizeMode
 from tigris.emit.tgrs.model import Op, Stage, Tensor, TilePlan, Weight
 from tigris.emit.tgrs.pools import Pools, bad, float32s, positive_scale
 from tigris.emit.tgrs.records import OP, STAGE, TILE_PLAN
@@ -105,8 +105,9 @@ def _check_reduction(t: TilePlan, what: str, ops: list[Op]) -> None:
     if r is None:
         if acc != 0:
             raise bad(f"{what} acc_bytes", f"{acc} without reduce_op: only reduction tiles keep one")
-        if t.tile_c != 0:
-            raise bad(f"{what} tile_c", f"{t.tile_c} without reduce_op: only reduction tiles run in channel blocks")
+        if t.tile_c != 0 and (t.tile_h, t.num_tiles, t.out_h, t.halo, t.chain, t.tile_w) != (1, 1, 1, 0, -1, 0):
+            raise bad(f"{what} tile_c", f"{t.tile_c} without reduce_op is output-feature blocks: one row, no halo, "
+                      "chain or column tiles (tile_h 1, num_tiles 1, out_h 1, halo 0, chain -1, tile_w 0)")  # fmt: skip
         return
     if r >= len(ops):
         raise bad(f"{what} reduce_op", f"index {r} >= num_ops {len(ops)}")
@@ -198,6 +199,23 @@ def _check_reduction_stage(
             raise bad(f"{what} outputs[{j}]", f"tensor {o} is not written by op {r}, the reducing op")
 
 
+def _check_feature_stage(stage: Stage, what: str, ops: list[Op], tensors: list[Tensor], t: TilePlan) -> None:
+    """A stage in output-feature blocks: one op that runs in them (`FEATURE_BLOCK_OPS`) whose one
+    output, the stage's one output, is [N, M] with the blocks covering its M features."""
+    k = stage.tile_plan
+    if len(stage.ops) != 1 or ops[stage.ops[0]].op_type not in FEATURE_BLOCK_OPS:
+        raise bad(f"{what} ops", f"output-feature blocks (tile plan {k}) run one fully_connected op, not ops "
+                  f"{list(stage.ops)}")  # fmt: skip
+    op = ops[stage.ops[0]]
+    if len(op.outputs) != 1 or list(stage.outputs) != list(op.outputs):
+        raise bad(f"{what} outputs", f"{list(stage.outputs)}: a stage in output-feature blocks outputs its op's one "
+                  f"output {list(op.outputs)}")  # fmt: skip
+    shape = tensors[op.outputs[0]].shape
+    if len(shape) != 2 or not _covers(t.tile_c, t.num_tiles_c, shape[1]):
+        raise bad(f"tile plan {k} num_tiles_c", f"{t.num_tiles_c} blocks of {t.tile_c} features do not cover the "
+                  f"output of op {stage.ops[0]}, shape {list(shape)} ({what})")  # fmt: skip
+
+
 def _check_2d_stage(stage: Stage, what: str, ops: list[Op], tensors: list[Tensor], t: TilePlan) -> None:
     """A stage in 2-D tiles: ops whose kernels compute windows and that are cut along W (but the
     accumulating op of reduction tiles: it takes a window and writes whole outputs), outputs
@@ -251,6 +269,8 @@ def decode_stages(
             raise bad(f"{what} tile_plan", f"index {stage.tile_plan} >= num_tile_plans {len(tile_plans)}")
         if stage.tile_plan is not None and tile_plans[stage.tile_plan].reduce_op is not None:
             _check_reduction_stage(stage, what, ops, tensors, tile_plans)
+        if stage.tile_plan is not None and tile_plans[stage.tile_plan].feature_blocks:
+            _check_feature_stage(stage, what, ops, tensors, tile_plans[stage.tile_plan])
         if stage.tile_plan is not None and tile_plans[stage.tile_plan].tile_w > 0:
             _check_2d_stage(stage, what, ops, tensors, tile_plans[stage.tile_plan])
         if stage.weight_block is not None and stage.weight_block >= num_blocks:

@@ -14,6 +14,7 @@ from enum import IntEnum, IntFlag
 
 from tigris.dialects.tgr.runtime_enums import (
     ACCUMULATING_OPS,
+    FEATURE_BLOCK_OPS,
     CUSTOM_OP_FIRST,
     CUSTOM_OP_LAST,
     Activation,
@@ -30,17 +31,19 @@ __all__ = [
     "CUSTOM_OP_FIRST", "CUSTOM_OP_LAST", "C_CONSTANTS", "C_ENUMS", "MAGIC", "MAX_RANK", "NONE16", "NONE32",
     "QUANTIZABLE", "REQUIRED_SECTIONS", "SECTION_ALIGN", "TABLE_SIZE", "VERSION_MAJOR", "VERSION_MINOR",
     "VERSION_MINOR_OLDEST", "WEIGHT_ALIGN", "WINDOW_OPS", "ACCUMULATING_OPS", "TILEABLE_2D_OPS", "C_OP_SETS",
+    "FEATURE_BLOCK_OPS",
     "Activation", "BandGeometry", "Compression", "CoordMode", "DType", "FileFlag", "GeluMode", "OpFlag",
     "OpType", "PadMode", "ResizeMode", "SectionKind", "TensorFlag", "WeightLayout",
 ]  # fmt: skip
 
 MAGIC = b"TGRS"
 VERSION_MAJOR = 2  # 2.0: int8 ops with onnxruntime's QDQ arithmetic (float32 requantization scales)
-VERSION_MINOR = 4  # 2.1: op record field beta (108-byte tigris_op_t), op types 36..52;
+VERSION_MINOR = 5  # 2.1: op record field beta (108-byte tigris_op_t), op types 36..52;
 #                   2.2: reduction tiles (tile plan reduce_op, acc_bytes), 2-D tiles (tile_w, num_tiles_w,
 #                   halo_w, out_w): a 48-byte tigris_tile_plan_t;
 #                   2.3: reduction tiles in channel blocks (tile_c, num_tiles_c): a 56-byte tigris_tile_plan_t;
-#                   2.4: each op's band geometry (op record geometry_h, geometry_w: the old reserved field)
+#                   2.4: each op's band geometry (op record geometry_h, geometry_w: the old reserved field);
+#                   2.5: output-feature blocks (tile_c, num_tiles_c without reduce_op: a lone fully_conn)
 VERSION_MINOR_OLDEST = 4  # the oldest minor a loader reads: a 2.3 op record's reserved zeros would read
 #                           as geometry NONE (every op untileable), and older minors' records differ in size
 SECTION_ALIGN = 16  # every section starts at a multiple of this (and so does the section table's end)
@@ -59,6 +62,7 @@ WINDOW_OPS = frozenset(
 C_OP_SETS = (
     ("tigris_band_op_accumulates", ACCUMULATING_OPS),
     ("tigris_band_op_tileable_2d", TILEABLE_2D_OPS),
+    ("tigris_band_op_feature_blocks", FEATURE_BLOCK_OPS),
 )
 """The op sets the runtime asks about, generated into tigris_format.h as predicates on an op type
 (the loader, the executor and the Python reader all read these lists)."""

@@ -174,8 +174,14 @@ class TilePlan(_Normalized):
     num_tiles_w: int = 1  # 2-D tiles: tiles per row band (row-major order)
     halo_w: int = 0  # 2-D tiles: extra input columns per tile
     out_w: int = 0  # 2-D tiles: output columns of the stage
-    tile_c: int = 0  # reduction tiles in channel blocks: channels per block; 0: all channels
-    num_tiles_c: int = 1  # reduction tiles: channel blocks, the outermost loop
+    tile_c: int = 0  # channel blocks: channels per block (reduction tiles), or output features per block
+    #                  (output-feature blocks: no reduce_op); 0: all channels
+    num_tiles_c: int = 1  # channel blocks, the outermost loop
+
+    @property
+    def feature_blocks(self) -> bool:
+        """Output-feature blocks of a lone dense op: channel blocks without reduce_op."""
+        return self.tile_c > 0 and self.reduce_op is None
 
 
 @dataclass(frozen=True)

@@ -147,7 +147,8 @@ TILE_PLAN = Record("tigris_tile_plan_t", "How a stage (or a chain of stages) is 
     F("halo_w", "uint32_t", "2-D tiles: extra input columns per tile (receptive field along W - 1)"),
     F("out_w", "uint32_t", "2-D tiles: output columns (W) of the stage's outputs"),
     F("tile_c", "uint32_t", "reduction tiles in channel blocks: channels of input 0 of reduce_op the "
-      "accumulator holds per block; 0: all (num_tiles_c 1)"),
+      "accumulator holds per block; without reduce_op, output-feature blocks: output features of the "
+      "stage's one dense op per block (since 2.5); 0: all (num_tiles_c 1)"),
     F("num_tiles_c", "uint32_t", "channel blocks, outermost (each runs every row and column tile); "
       "(num_tiles_c - 1) * tile_c < C <= num_tiles_c * tile_c"),
 ))  # fmt: skip

@@ -19,7 +19,7 @@
 
 #define TIGRIS_FORMAT_MAGIC "TGRS"
 #define TIGRIS_FORMAT_VERSION_MAJOR 2
-#define TIGRIS_FORMAT_VERSION_MINOR 4
+#define TIGRIS_FORMAT_VERSION_MINOR 5
 #define TIGRIS_FORMAT_VERSION_MINOR_OLDEST 4
 #define TIGRIS_SECTION_ALIGN 16
 #define TIGRIS_WEIGHT_ALIGN 16
@@ -342,7 +342,7 @@ typedef struct {
     uint32_t num_tiles_w; /* @36  2-D tiles: tiles per row band, row-major; (num_tiles_w - 1) * tile_w < out_w <= num_tiles_w * tile_w */
     uint32_t halo_w;      /* @40  2-D tiles: extra input columns per tile (receptive field along W - 1) */
     uint32_t out_w;       /* @44  2-D tiles: output columns (W) of the stage's outputs */
-    uint32_t tile_c;      /* @48  reduction tiles in channel blocks: channels of input 0 of reduce_op the accumulator holds per block; 0: all (num_tiles_c 1) */
+    uint32_t tile_c;      /* @48  reduction tiles in channel blocks: channels of input 0 of reduce_op the accumulator holds per block; without reduce_op, output-feature blocks: output features of the stage's one dense op per block (since 2.5); 0: all (num_tiles_c 1) */
     uint32_t num_tiles_c; /* @52  channel blocks, outermost (each runs every row and column tile); (num_tiles_c - 1) * tile_c < C <= num_tiles_c * tile_c */
 } tigris_tile_plan_t;
 TIGRIS_FORMAT_CHECK_SIZE(tigris_tile_plan_t, 56);
@@ -398,6 +398,15 @@ static inline int tigris_band_op_tileable_2d(uint8_t op_type) {
     case TIGRIS_OP_SIGN: case TIGRIS_OP_SHRINK: case TIGRIS_OP_POW: case TIGRIS_OP_SILU: case TIGRIS_OP_SLICE:
     case TIGRIS_OP_GATHER: case TIGRIS_OP_PRELU: case TIGRIS_OP_MAX: case TIGRIS_OP_MIN:
     case TIGRIS_OP_POW_TENSOR: case TIGRIS_OP_LRN:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static inline int tigris_band_op_feature_blocks(uint8_t op_type) {
+    switch (op_type) {
+    case TIGRIS_OP_FULLY_CONN:
         return 1;
     default:
         return 0;

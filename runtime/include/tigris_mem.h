@@ -159,6 +159,14 @@ tigris_mem_error_t tigris_mem_spill_window(tigris_mem_t *mem, const tigris_plan_
 tigris_mem_error_t tigris_mem_spill_channels(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
                                              void *slow_base, int32_t c_start, int32_t c_end);
 
+/* Write features [c_start, c_end) of a rank-2 tensor [N, M] into the full tensor at slow_base (a
+ * slow allocation there must hold it) from its block resident at tensor_ptrs[tensor_idx]: an
+ * allocation of the tensor holding N x (c_end - c_start) values, row n at n x (c_end - c_start).
+ * Then set tensor_ptrs[tensor_idx] = slow_base and forget its band: the output of one
+ * output-feature block. Counts spills_bytes: the block's bytes. */
+tigris_mem_error_t tigris_mem_spill_features(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
+                                             void *slow_base, int32_t c_start, int32_t c_end);
+
 /* tigris_mem_spill_window of rows [h_start, h_end) of every column the band holds. */
 tigris_mem_error_t tigris_mem_spill_tile(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
                                          void *slow_base, int32_t h_start, int32_t h_end);

@@ -155,11 +155,19 @@ static tigris_exec_error_t mem_error(tigris_mem_error_t err) {
 }
 
 /* Bytes of tensor t's band b: its rows (every row if it has none to cut) x its columns (every
- * column outside 2-D tiles); the whole size for a band outside the tensor. */
+ * column outside 2-D tiles); the whole size for a band outside the tensor. In output-feature
+ * blocks (channel blocks without reduce_op, a lone op whose outputs alone are allocated here), a
+ * rank-2 output [N, M] holds the block's features: N x (c_end - c_start) values. */
 static uint32_t band_bytes(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t t, const tigris_band_t *b) {
     const tigris_tensor_t *tt = &plan->tensors[t];
     int32_t rows = tigris_tensor_rows(plan, tt), h0 = b->h_start, h1 = b->h_end, w0, w1;
     uint32_t bytes;
+    if (mem->tile.c_end != 0 && mem->tile.reduce_op == TIGRIS_NONE16 && tt->ndim == 2) {
+        const int32_t *shape = tigris_tensor_shape(plan, tt);
+        uint64_t n = (uint64_t)(uint32_t)shape[0] * (uint64_t)(uint32_t)(mem->tile.c_end - mem->tile.c_start);
+        /* feature_blocks_ok: 0 <= c_start < c_end <= M, so the block is within the tensor */
+        return (uint32_t)(n * tigris_dtype_size(tt->dtype));
+    }
     if (tt->ndim < 3 || rows <= 1) {
         h0 = 0;
         h1 = 1;
@@ -302,6 +310,29 @@ static int covers(uint32_t size, uint32_t num, uint32_t total) {
            (uint64_t)(num - 1u) * size < total && (uint64_t)num * size >= total;
 }
 
+/* The output of a stage in output-feature blocks (docs/tgrs-format.md, "Output-feature
+ * blocks"): its one op runs in them, and its one output, the stage's, is [N, M]. */
+static uint16_t feature_output(const tigris_plan_t *plan, const tigris_stage_t *st) {
+    const tigris_op_t *op;
+    uint16_t o;
+    if (st->num_ops != 1 || st->num_outputs != 1) return TIGRIS_NONE16;
+    op = &plan->ops[tigris_stage_ops(plan, st)[0]];
+    if (!tigris_band_op_feature_blocks(op->op_type) || op->num_outputs != 1) return TIGRIS_NONE16;
+    o = tigris_op_outputs(plan, op)[0];
+    if (o != tigris_stage_outputs(plan, st)[0] || plan->tensors[o].ndim != 2) return TIGRIS_NONE16;
+    return o;
+}
+
+/* Output-feature blocks: one row (no row, column or chain tiling), blocks of tile_c covering
+ * the M features of the stage's one output. */
+static int feature_blocks_ok(const tigris_plan_t *plan, uint16_t s, const tigris_tile_plan_t *tp) {
+    uint16_t o = feature_output(plan, &plan->stages[s]);
+    if (o == TIGRIS_NONE16 || tp->chain >= 0 || tp->tile_h != 1 || tp->num_tiles != 1 || tp->out_h != 1 ||
+        tp->halo != 0 || tp->tile_w != 0)
+        return 0;
+    return covers(tp->tile_c, tp->num_tiles_c, (uint32_t)tigris_tensor_shape(plan, &plan->tensors[o])[1]);
+}
+
 /* Reduction tiles (docs/tgrs-format.md): a lone stage whose last op accumulates, the tile
  * rows (and columns, when cut along W) being those of that op's input 0, every stage output
  * written by it, and an accumulator within the peak; without reduce_op, no accumulator. */
@@ -310,7 +341,8 @@ static int reduction_ok(const tigris_plan_t *plan, uint16_t s, const tigris_tile
     const tigris_op_t *op;
     const tigris_tensor_t *in;
     uint16_t i;
-    if (tp->reduce_op == TIGRIS_NONE16) return tp->acc_bytes == 0 && tp->tile_c == 0 && tp->num_tiles_c == 1;
+    if (tp->reduce_op == TIGRIS_NONE16)
+        return tp->acc_bytes == 0 && (tp->tile_c == 0 ? tp->num_tiles_c == 1 : feature_blocks_ok(plan, s, tp));
     if (tp->tile_c == 0 && tp->num_tiles_c != 1) return 0;
     /* the stage's ops were validated (stage_ok): equal to the last, reduce_op is an op index */
     if (tp->chain >= 0 || st->num_ops == 0 || tigris_stage_ops(plan, st)[st->num_ops - 1u] != tp->reduce_op) return 0;
@@ -353,12 +385,14 @@ static tigris_exec_error_t check_tiles(const run_t *r, uint16_t first, uint16_t 
     const tigris_stage_t *lst = &plan->stages[last];
     uint32_t lo = align_up(mem->fast_reserved);
     uint32_t avail = mem->fast_size > lo ? mem->fast_size - lo : 0;
+    const int features = tp->reduce_op == TIGRIS_NONE16 && tp->tile_c != 0;
     uint16_t s, i, j;
     if (tp->peak > avail) return TIGRIS_EXEC_ERR_TILE;
     /* the tiles cover the rows (and columns) exactly: every pixel is written (reduction: read) once */
     if (!covers(tp->tile_h, tp->num_tiles, tp->out_h) || lst->num_outputs == 0 || !reduction_ok(plan, last, tp) ||
         !cols_ok(tp))
         return TIGRIS_EXEC_ERR_TILE;
+    if (features) return TIGRIS_EXEC_OK; /* reduction_ok: one op that runs in them, its output checked */
     for (i = 0; tp->reduce_op == TIGRIS_NONE16 && i < lst->num_outputs; i++) {
         if (!tiled_output_ok(plan, tp, tigris_stage_outputs(plan, lst)[i])) return TIGRIS_EXEC_ERR_TILE;
     }
@@ -431,6 +465,18 @@ static tigris_exec_error_t spill_block(run_t *r, const tigris_stage_t *st, int32
     return TIGRIS_EXEC_OK;
 }
 
+/* Output-feature blocks: write features [c0, c1) of the stage's one output, computed into a
+ * block of the arena, into its full slow copy. */
+static tigris_exec_error_t spill_features(run_t *r, const tigris_stage_t *st, int32_t c0, int32_t c1) {
+    uint16_t t = tigris_stage_outputs(r->plan, st)[0]; /* feature_blocks_ok: the one output */
+    void *full = tigris_mem_slow_ptr(r->mem, t);
+    tigris_mem_error_t e = full != NULL ? tigris_mem_spill_features(r->mem, r->plan, t, full, c0, c1)
+                                        : TIGRIS_MEM_ERR_NOT_SET;
+    if (e == TIGRIS_MEM_OK) return TIGRIS_EXEC_OK;
+    r->st.error_tensor = t;
+    return mem_error(e);
+}
+
 /* Load the band of first-stage input t the tile reads: its window (2-D tiles), its rows, or the
  * whole tensor if it has no rows to cut. */
 static tigris_mem_error_t load_band(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t t, tigris_band_t *b) {
@@ -501,6 +547,7 @@ static tigris_exec_error_t run_tile(run_t *r, uint16_t first, uint16_t last, con
     /* the accumulating op writes its outputs (a channel block of them) at the last pixel */
     if (reduce && ((uint32_t)tile->h1 != tp->out_h || (tile->w1 != 0 && (uint32_t)tile->w1 != tp->out_w))) return err;
     if (reduce) return tile->c1 != 0 ? spill_block(r, lst, tile->c0, tile->c1) : spill_whole(r, lst);
+    if (tile->c1 != 0) return spill_features(r, lst, tile->c0, tile->c1);
     return spill_tile_outputs(r, lst, tile);
 }
 
@@ -562,9 +609,11 @@ static tigris_exec_error_t run_tiled(run_t *r, uint16_t first, uint16_t last, in
         tile_t tile = {0, 0, 0, 0, 0, 0};
         band_of(k % per_block / per_row, tp->tile_h, tp->out_h, &tile.h0, &tile.h1);
         if (tp->tile_w != 0) band_of(k % per_row, tp->tile_w, tp->out_w, &tile.w0, &tile.w1);
-        if (tp->tile_c != 0) { /* reduction_ok: the blocks cover the input's channels */
-            const tigris_op_t *op = &plan->ops[tp->reduce_op];
-            int32_t channels = tigris_tensor_shape(plan, &plan->tensors[tigris_op_inputs(plan, op)[0]])[1];
+        if (tp->tile_c != 0) { /* reduction_ok: the blocks cover the input's channels (the output's features) */
+            const uint16_t blocked = tp->reduce_op != TIGRIS_NONE16
+                                         ? tigris_op_inputs(plan, &plan->ops[tp->reduce_op])[0]
+                                         : feature_output(plan, &plan->stages[first]);
+            int32_t channels = tigris_tensor_shape(plan, &plan->tensors[blocked])[1];
             band_of(k / per_block, tp->tile_c, (uint32_t)channels, &tile.c0, &tile.c1);
         }
         mem->tile.c_start = tile.c0;

@@ -574,12 +574,18 @@ static int op_ok(const ctx_t *c, const tigris_op_t *op) {
     return 1;
 }
 
+/* Output-feature blocks (channel blocks without reduce_op, since 2.5): one row, no halo, no
+ * chain, no column tiles; the stage is checked by feature_stage_ok. */
+static int feature_plan_ok(const tigris_tile_plan_t *t) {
+    return t->tile_h == 1 && t->num_tiles == 1 && t->out_h == 1 && t->halo == 0 && t->chain == -1 && t->tile_w == 0;
+}
+
 /* Reduction tiles: the accumulating op exists and accumulates (tigris_band_op_accumulates),
  * runs a lone stage (no chain) and keeps a non-empty accumulator the peak includes; a plan
- * without reduce_op keeps none and has no channel blocks. */
+ * without reduce_op keeps none, and has channel blocks only as output-feature blocks. */
 static int reduction_plan_ok(const ctx_t *c, const tigris_tile_plan_t *t) {
     if (t->tile_c == 0 && t->num_tiles_c != 1) return 0; /* no channel blocks: one block of all */
-    if (t->reduce_op == TIGRIS_NONE16) return t->acc_bytes == 0 && t->tile_c == 0;
+    if (t->reduce_op == TIGRIS_NONE16) return t->acc_bytes == 0 && (t->tile_c == 0 || feature_plan_ok(t));
     if (t->reduce_op >= c->h->num_ops || !tigris_band_op_accumulates(c->p->ops[t->reduce_op].op_type)) return 0;
     return t->chain == -1 && t->acc_bytes > 0 && t->acc_bytes <= t->peak;
 }
@@ -650,6 +656,22 @@ static int stage_2d_ok(const ctx_t *c, const tigris_stage_t *st, const tigris_ti
     return 1;
 }
 
+/* A stage in output-feature blocks (tile plan t: tile_c > 0, no reduce_op): one op that can
+ * run in them (tigris_band_op_feature_blocks), whose one output, the stage's one output, is
+ * [N, M] with blocks of tile_c covering its M features. */
+static int feature_stage_ok(const ctx_t *c, const tigris_stage_t *st, const tigris_tile_plan_t *t) {
+    const tigris_op_t *op;
+    const tigris_tensor_t *out;
+    uint16_t o;
+    if (st->num_ops != 1 || st->num_outputs != 1) return 0;
+    op = &c->p->ops[c->p->index_pool[st->ops]];
+    if (!tigris_band_op_feature_blocks(op->op_type) || op->num_outputs != 1) return 0;
+    o = c->p->index_pool[op->outputs];
+    if (o != c->p->index_pool[st->outputs]) return 0;
+    out = &c->p->tensors[o];
+    return out->ndim == 2 && tiles_cover(t->tile_c, t->num_tiles_c, (uint32_t)tigris_tensor_shape(c->p, out)[1]);
+}
+
 static int stage_ok(const ctx_t *c, const tigris_stage_t *st) {
     const tigris_file_header_t *h = c->h;
     uint32_t k, j;
@@ -665,6 +687,9 @@ static int stage_ok(const ctx_t *c, const tigris_stage_t *st) {
     if (st->tile_plan != TIGRIS_NONE16 && st->tile_plan >= h->num_tile_plans) return 0;
     if (st->tile_plan != TIGRIS_NONE16 && c->p->tile_plans[st->tile_plan].reduce_op != TIGRIS_NONE16 &&
         !reduction_stage_ok(c, st, &c->p->tile_plans[st->tile_plan]))
+        return 0;
+    if (st->tile_plan != TIGRIS_NONE16 && c->p->tile_plans[st->tile_plan].reduce_op == TIGRIS_NONE16 &&
+        c->p->tile_plans[st->tile_plan].tile_c != 0 && !feature_stage_ok(c, st, &c->p->tile_plans[st->tile_plan]))
         return 0;
     if (st->tile_plan != TIGRIS_NONE16 && c->p->tile_plans[st->tile_plan].tile_w != 0 &&
         !stage_2d_ok(c, st, &c->p->tile_plans[st->tile_plan]))

@@ -526,6 +526,60 @@ tigris_mem_error_t tigris_mem_spill_channels(tigris_mem_t *mem, const tigris_pla
     return TIGRIS_MEM_OK;
 }
 
+/* Bytes of the allocation of `tensor` at p (fast, or an overflow in slow memory); 0 if none. */
+static uint32_t allocation_at(const tigris_mem_t *mem, uint16_t tensor, const uint8_t *p) {
+    int i;
+    for (i = 0; i < (int)mem->num_fast_allocs; i++) {
+        const tigris_alloc_t *a = &mem->fast_allocs[i];
+        if (a->tensor == tensor && mem->fast_base + a->offset == p) return a->size;
+    }
+    for (i = 0; i < (int)mem->num_slow_allocs; i++) {
+        const tigris_alloc_t *a = &mem->slow_allocs[i];
+        if (a->tensor == tensor && a->refs == TIGRIS_ALLOC_OVERFLOW && mem->slow_base + a->offset == p) return a->size;
+    }
+    return 0;
+}
+
+tigris_mem_error_t tigris_mem_spill_features(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
+                                             void *slow_base, int32_t c_start, int32_t c_end) {
+    const tigris_tensor_t *t;
+    const int32_t *shape;
+    const uint8_t *from;
+    uint8_t *to = (uint8_t *)slow_base;
+    uint32_t elem, n, row, block, k;
+    int i;
+    if (mem == NULL || mem->tensor_ptrs == NULL || plan == NULL || slow_base == NULL) return TIGRIS_MEM_ERR_NULL;
+    if (tensor_idx >= mem->num_tensors) return TIGRIS_MEM_ERR_BAD_INDEX;
+    t = &plan->tensors[tensor_idx];
+    if (t->ndim != 2) return TIGRIS_MEM_ERR_BAD_RANGE;
+    if (plan->shape_pool_len != 0 && (t->shape > plan->shape_pool_len || t->ndim > plan->shape_pool_len - t->shape))
+        return TIGRIS_MEM_ERR_BAD_RANGE;
+    shape = tigris_tensor_shape(plan, t);
+    elem = tigris_dtype_size(t->dtype);
+    if (elem == 0 || shape[0] <= 0 || shape[1] <= 0 || c_start < 0 || c_start >= c_end || c_end > shape[1])
+        return TIGRIS_MEM_ERR_BAD_RANGE;
+    n = (uint32_t)shape[0];
+    row = (uint32_t)shape[1] * elem;
+    block = (uint32_t)(c_end - c_start) * elem;
+    if ((uint64_t)n * row > (uint64_t)t->size) return TIGRIS_MEM_ERR_BAD_RANGE;
+    from = (const uint8_t *)mem->tensor_ptrs[tensor_idx];
+    if (from == NULL) return TIGRIS_MEM_ERR_NOT_SET;
+    if ((uint64_t)allocation_at(mem, tensor_idx, from) < (uint64_t)n * block) return TIGRIS_MEM_ERR_BAD_RANGE;
+    for (i = 0; i < (int)mem->num_slow_allocs; i++) { /* a slow tensor must hold every feature */
+        const tigris_alloc_t *a = &mem->slow_allocs[i];
+        if (mem->slow_base + a->offset == to && (uint64_t)a->size < (uint64_t)n * row) return TIGRIS_MEM_ERR_BAD_RANGE;
+    }
+    for (k = 0; k < n; k++) memcpy(to + (size_t)k * row + (size_t)c_start * elem, from + (size_t)k * block, block);
+    mem->counters.spills_bytes += n * block;
+    mem->tensor_ptrs[tensor_idx] = slow_base;
+    i = find_band(mem, tensor_idx);
+    if (i >= 0) {
+        mem->tile.bands[i] = mem->tile.bands[mem->tile.num_bands - 1u];
+        mem->tile.num_bands--;
+    }
+    return TIGRIS_MEM_OK;
+}
+
 tigris_mem_error_t tigris_mem_spill_tile(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
                                          void *slow_base, int32_t h_start, int32_t h_end) {
     int32_t w0, w1;

@@ -278,10 +278,12 @@ class TilePlanAttr(_IntFieldsAttr):
     the tiles then visit the input's pixels in row-major order, as the untiled op sums them, so
     the result stays bit-identical); out_w is then the input's width.
 
-    tile_c > 0 (reduction tiles only) runs them in num_tiles_c blocks of tile_c channels of the
+    tile_c > 0 in reduction tiles runs them in num_tiles_c blocks of tile_c channels of the
     op's input, outermost: the accumulator holds one block (acc is its size) and every block
     runs all the row (and column) tiles; the input is read once per block. tile_c 0 is all
-    channels. acc and the 2-D and channel fields are printed only when they differ from that
+    channels. tile_c > 0 without acc is output-feature blocks: the stage is one op of
+    `FEATURE_BLOCK_OPS` (a fully_connected layer), each block reads its whole input and computes
+    tile_c of its output features (one row: tile_h = out_h = 1). acc and the 2-D and channel fields are printed only when they differ from that
     default."""
 
     name = "tgr.tile_plan"
@@ -318,6 +320,10 @@ class TilePlanAttr(_IntFieldsAttr):
     def is_2d(self) -> bool:
         return self.tile_w.data > 0
 
+    @property
+    def feature_blocks(self) -> bool:
+        return self.tile_c.data > 0 and self.acc.data == 0
+
     def verify(self) -> None:
         t, n, h, out, c = (p.data for p in (self.tile_h, self.num_tiles, self.halo, self.out_h, self.chain))
         if t < 1 or n < 1 or h < 0 or c < -1:
@@ -333,9 +339,11 @@ class TilePlanAttr(_IntFieldsAttr):
         if self.acc.data > self.peak.data:
             raise VerifyException("#tgr.tile_plan acc is part of peak: it cannot exceed it")
         tc, nc = self.tile_c.data, self.num_tiles_c.data
-        if tc < 0 or nc < 1 or (tc == 0 and nc != 1) or (tc > 0 and not self.acc.data):
-            raise VerifyException("#tgr.tile_plan: channel blocks (tile_c > 0) are for reduction tiles; "
-                                  "without them num_tiles_c is 1")  # fmt: skip
+        if tc < 0 or nc < 1 or (tc == 0 and nc != 1):
+            raise VerifyException("#tgr.tile_plan: tile_c >= 0; without channel blocks (tile_c 0) num_tiles_c is 1")
+        if self.feature_blocks and ((t, n, out, h, c) != (1, 1, 1, 0, -1) or self.tile_w.data != 0):
+            raise VerifyException("#tgr.tile_plan: output-feature blocks (tile_c > 0 without acc) run a lone stage "
+                                  "of one row: tile_h 1, num_tiles 1, out_h 1, halo 0, chain -1, no tile_w")  # fmt: skip
         tw, nw, hw, ow = (p.data for p in (self.tile_w, self.num_tiles_w, self.halo_w, self.out_w))
         if tw == 0:
             if (nw, hw, ow) != (1, 0, 0):

@@ -156,6 +156,12 @@ ACCUMULATING_OPS = frozenset({OpType.GLOBAL_AVG, OpType.GLOBAL_MAX})
 """Ops that can accumulate over reduction tiles (a tile plan's reduce_op): they reduce their whole
 input to one value per (batch, channel) and take it band by band."""
 
+FEATURE_BLOCK_OPS = frozenset({OpType.FULLY_CONN})
+"""Ops that can run in output-feature blocks (a tile plan with channel blocks and no reduce_op): a
+lone op reading its whole input and computing any block of its output features [c0, c1) alone,
+each feature exactly as the untiled op does (its own weight row, bias and requantization), into a
+block-sized buffer that the runtime writes into the full output in slow memory."""
+
 TILEABLE_2D_OPS = frozenset({
     OpType.CONV, OpType.DEPTHWISE, OpType.MAX_POOL, OpType.AVG_POOL,
     OpType.RELU, OpType.RELU6, OpType.SIGMOID, OpType.TANH, OpType.HARD_SWISH, OpType.QUANTIZE,

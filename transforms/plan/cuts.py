@@ -48,7 +48,7 @@ from tigris.dialects.tgr.traits import TileKind
 from tigris.transforms.plan.graph import PlanGraph
 from tigris.transforms.plan.memory import align_up, lifetimes
 from tigris.transforms.plan.temporal import Stage, make_stage
-from tigris.transforms.plan.tiling import TilePlan, plan_reduction, plan_spatial, tile_reads
+from tigris.transforms.plan.tiling import TilePlan, plan_feature_blocks, plan_reduction, plan_spatial, tile_reads
 
 MAX_SPAN = 64
 """The longest stage (in steps) the search tries, beside the greedy's own stages: a stage that
@@ -58,12 +58,13 @@ tiling search, and a stage longer than this almost never fits a small arena anyw
 
 def fitting_tile(graph: PlanGraph, stage: Stage, budget: int, align: int) -> TilePlan | None:
     """The tile plan an over-budget stage runs with: output-row bands (or 2-D tiles), else
-    reduction tiles, when their peak fits the budget; None when none fits (the stage then runs
+    reduction tiles, else output-feature blocks of a dense op, when their peak fits the budget; None when none fits (the stage then runs
     normally and overflows). Remembered on the graph: the cut search, and both partitions the
     planner compares, ask for the same stages."""
     key = ("fitting_tile", stage.first, stage.last, budget, align)
     if key not in graph.memo:
-        tile = plan_spatial(graph, stage, budget, align) or plan_reduction(graph, stage, budget, align)
+        tile = (plan_spatial(graph, stage, budget, align) or plan_reduction(graph, stage, budget, align)
+                or plan_feature_blocks(graph, stage, budget, align))
         graph.memo[key] = tile if tile is not None and tile.peak <= budget else None
     return graph.memo[key]  # type: ignore[return-value]
 
@@ -71,9 +72,10 @@ def fitting_tile(graph: PlanGraph, stage: Stage, budget: int, align: int) -> Til
 def group_traffic(graph: PlanGraph, stages: Sequence[Stage], tile: TilePlan | None) -> tuple[int, int]:
     """(bytes written, bytes read) of slow memory for one group the runtime runs (a stage, or a
     chain sharing `tile`): the last stage's outputs are spilled; the first's inputs are loaded
-    whole once (once per channel block for reduction tiles), or band by band with the halos."""
+    whole once (once per channel block for reduction tiles and output-feature blocks), or band by
+    band with the halos."""
     written = sum(graph.tensors[t].nbytes for t in stages[-1].outputs)
-    if tile is None or tile.reduces:
+    if tile is None or tile.reduces or tile.feature_blocks:
         blocks = tile.num_tiles_c if tile is not None else 1
         return written, sum(graph.tensors[t].nbytes for t in stages[0].inputs) * blocks
     return written, tile_reads(graph, list(stages), tile)

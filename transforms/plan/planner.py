@@ -26,7 +26,7 @@ from tigris.transforms.plan.cuts import fitting_tile, group_traffic, shortest_pa
 from tigris.transforms.plan.temporal import Stage, make_stage, partition_temporal
 from tigris.transforms.plan.tiling import (
     TilePlan, chain_links, is_tileable, plan_chain, tiles_peak, computed_elements, is_tileable_2d, reduction_peak,
-    reduction_step, tile_peak_2d,
+    reduction_step, tile_peak_2d, feature_block_peak, feature_block_step,
 )
 
 MAX_RECOMPUTE = 0.10
@@ -254,7 +254,7 @@ def measure(plan: Plan) -> None:
         written, read = group_traffic(g, stages, tile)
         plan.traffic.written += written
         plan.traffic.read += read
-        if tile is None or tile.reduces:
+        if tile is None or tile.reduces or tile.feature_blocks:
             continue
         for step, (computed, total) in computed_elements(g, stages, tile).items():
             if computed > total and total:
@@ -268,7 +268,8 @@ def total_macs(graph: PlanGraph) -> int:
 def op_needs(graph: PlanGraph, align: int) -> list[int]:
     """Per step, the smallest arena in which that op runs on its own, tiled to one-row bands (of
     its output, or of its input for a reduction) or 1 x 1 tiles (of its output, or of its
-    input for a reduction, in blocks of one channel) where it can be."""
+    input for a reduction, in blocks of one channel), or one output feature at a time (a dense
+    op), where it can be."""
     needs = []
     for step in graph.steps:
         stage = make_stage(graph, 0, step.index, step.index, align)
@@ -280,6 +281,9 @@ def op_needs(graph: PlanGraph, align: int) -> list[int]:
         if reduction_step(graph, stage) is not None:
             one_pixel = 1 if has_axis(graph.tensors[step.inputs[0]], Axis.W) else None
             need = min(need, reduction_peak(graph, stage, step, 1, align, one_pixel, channels=1))
+        dense = feature_block_step(graph, stage)
+        if dense is not None:
+            need = min(need, feature_block_peak(graph, stage, dense, 1, align))
         needs.append(need)
     return needs
 

@@ -18,7 +18,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tigris.dialects.tgr.runtime_enums import TILEABLE_2D_OPS
+from tigris.dialects.tgr.runtime_enums import FEATURE_BLOCK_OPS, TILEABLE_2D_OPS
 from tigris.dialects.tgr.traits import RuntimeOp, TileKind, Window
 from tigris.transforms.plan.bands import axis_tile_ranges, distinct_extents
 from tigris.transforms.plan.geometry import Axis, extent, has_axis, input_extent
@@ -50,6 +50,12 @@ class TilePlan:
     @property
     def is_2d(self) -> bool:
         return self.tile_w > 0
+
+    @property
+    def feature_blocks(self) -> bool:
+        """Output-feature blocks of a lone dense op (`plan_feature_blocks`): channel blocks
+        without an accumulator."""
+        return self.tile_c > 0 and self.acc == 0
 
     @property
     def total_tiles(self) -> int:
@@ -358,6 +364,40 @@ def _reduction_tiles(graph: PlanGraph, stage: Stage, step: PlanStep, budget: int
                     out_w=width, **blocks)  # fmt: skip
 
 
+def feature_block_step(graph: PlanGraph, stage: Stage) -> PlanStep | None:
+    """The stage's op if output-feature blocks can run it: one op of `FEATURE_BLOCK_OPS` (a
+    fully_connected layer: its weights are constant, so a block reads only its own weight rows)
+    whose one output [N, M] has more than one feature and is the stage's only output (the runtime
+    checks the same)."""
+    if stage.first != stage.last:
+        return None
+    step = graph.steps[stage.first]
+    if _op_type(step) not in FEATURE_BLOCK_OPS or len(step.outputs) != 1 or list(stage.outputs) != step.outputs:
+        return None
+    shape = graph.tensors[step.outputs[0]].shape
+    return step if len(shape) == 2 and shape[1] > 1 else None
+
+
+def feature_block_peak(graph: PlanGraph, stage: Stage, step: PlanStep, features: int, align: int) -> int:
+    """Arena bytes of one block of `features` output features: the stage's timeline with its
+    output cut to [N, features] (the inputs are whole)."""
+    out = graph.tensors[step.outputs[0]]
+    return timeline(graph, align, stage.first, stage.last, {out.index: out.nbytes // out.shape[1] * features}).peak
+
+
+def plan_feature_blocks(graph: PlanGraph, stage: Stage, budget: int, align: int) -> TilePlan | None:
+    """Output-feature blocks: the fewest blocks (the input is read once per block) whose peak
+    fits; one feature per block (and a peak over the budget) when none does, so the caller runs
+    the stage normally, as `plan_spatial` does. None if the stage is not one dense op."""
+    step = feature_block_step(graph, stage)
+    if step is None:
+        return None
+    features = graph.tensors[step.outputs[0]].shape[1]
+    block = _largest_fitting(features, lambda c: feature_block_peak(graph, stage, step, c, align) <= budget)
+    return TilePlan(1, 1, 0, 1, feature_block_peak(graph, stage, step, block, align), tile_c=block,
+                    num_tiles_c=math.ceil(features / block))  # fmt: skip
+
+
 def _largest_fitting(size: int, fits: Callable[[int], bool]) -> int:
     """The largest n in [1, size] with fits(n), `fits` being monotone (true up to some n); 1 if
     none fits. A binary search: O(log size) calls."""
@@ -373,8 +413,12 @@ def _largest_fitting(size: int, fits: Callable[[int], bool]) -> int:
 
 def group_band_sizes(graph: PlanGraph, stages: list[Stage], tile: TilePlan, align: int) -> list[dict[int, int]]:
     """Bytes per tensor of one band, per stage of a tiled group (a lone tiled stage, a chain, a
-    2-D tiled stage or a reduction stage): for each stage, the sizes of the tile its peak comes
+    2-D tiled stage, a reduction stage or output-feature blocks: the output's block, the rest
+    whole): for each stage, the sizes of the tile its peak comes
     from (`tiles_peak`: the largest over the tiles; a reduction adds its accumulator)."""
+    if tile.feature_blocks:
+        out = graph.tensors[graph.steps[stages[0].last].outputs[0]]
+        return [{out.index: out.nbytes // out.shape[1] * tile.tile_c}]
     if tile.reduces:
         step = graph.steps[stages[0].last]
         rows = {step.inputs[0]: tile.tile_h, **{t: graph.tensors[t].height for t in step.outputs}}

@@ -1,8 +1,9 @@
 /* kernels_f32_dense.c - float32 fully_conn and matmul.
  *
  * fully_conn: y[n, m] = sum_k x[n, k] w[m, k] + b[m] with W [M, K] (NK_HWC, whose columns
- * already follow the runtime's (h, w, c) flattening, or PLAIN); dense ops are never tiled,
- * their operands are whole.
+ * already follow the runtime's (h, w, c) flattening, or PLAIN); the operands are whole, but in
+ * output-feature blocks the kernel computes features [c0, c1) only, into rows of c1 - c0 values
+ * (tk_feature_block).
  * matmul: numpy.matmul in model order over tk_nd_t strides, so an activation operand of
  * rank >= 3 (stored channels-last) and a PLAIN constant read the same; batch axes broadcast.
  */
@@ -13,7 +14,7 @@ int tigris_f32_fully_conn(const tigris_plan_t *plan, const tigris_op_t *op, uint
     tigris_view_t x, w, y, b;
     const float *xd, *wd, *bias = NULL;
     float *yd;
-    int32_t rows, k, m, n, j, i;
+    int32_t rows, k, m, n, j, i, c0, c1;
     uint16_t tx = tk_input(plan, op, 0), tw = tk_input(plan, op, 1), ty = tk_output(plan, op, 0);
     uint8_t layout;
     int err;
@@ -33,6 +34,7 @@ int tigris_f32_fully_conn(const tigris_plan_t *plan, const tigris_op_t *op, uint
     k = x.c;
     m = w.n;
     if (w.c != k || y.n != rows || y.c != m) return TIGRIS_KERNEL_ERR_SHAPE;
+    if ((err = tk_feature_block(mem, m, &c0, &c1)) != TIGRIS_KERNEL_OK) return err;
     if (op->num_inputs >= 3) {
         uint16_t tb = tk_input(plan, op, 2);
         if (tb == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
@@ -46,12 +48,12 @@ int tigris_f32_fully_conn(const tigris_plan_t *plan, const tigris_op_t *op, uint
     yd = (float *)(void *)y.data;
     for (n = 0; n < rows; ++n) {
         const float *xr = xd + (size_t)n * (size_t)k;
-        for (j = 0; j < m; ++j) {
+        for (j = c0; j < c1; ++j) {
             const float *wr = wd + (size_t)j * (size_t)k;
             float acc = 0.0f;
             for (i = 0; i < k; ++i) acc += xr[i] * wr[i];
             if (bias != NULL) acc += bias[j];
-            yd[(size_t)n * (size_t)m + (size_t)j] = tk_activate(acc, op->activation);
+            yd[(size_t)n * (size_t)(c1 - c0) + (size_t)(j - c0)] = tk_activate(acc, op->activation);
         }
     }
     return TIGRIS_KERNEL_OK;

@@ -348,7 +348,8 @@ int tigris_i8_conv_transpose(const tigris_plan_t *plan, const tigris_op_t *op, u
 /* -- FULLY_CONN, MATMUL ------------------------------------------------------------------------- */
 
 /* x as rows of K values (any rank, whole), W [O, K] (PLAIN, or NK_HWC matching a channels-last
- * flatten), bias [O]; y [rows, O]. */
+ * flatten), bias [O]; y [rows, O], or in output-feature blocks rows of features [c0, c1) only
+ * (tk_feature_block). */
 int tigris_i8_fully_conn(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                          void *user_ctx) {
     tigris_view_t x, y, w;
@@ -358,7 +359,7 @@ int tigris_i8_fully_conn(const tigris_plan_t *plan, const tigris_op_t *op, uint1
     const int32_t *bias, *ws;
     const tigris_tensor_t *wt;
     uint32_t max_bias, rows, r;
-    int32_t O, K, o, k;
+    int32_t O, K, o, k, c0, c1;
     uint16_t tw = tk_input(plan, op, 1), tx = tk_input(plan, op, 0), ty = tk_output(plan, op, 0);
     int err;
     (void)op_index;
@@ -382,15 +383,16 @@ int tigris_i8_fully_conn(const tigris_plan_t *plan, const tigris_op_t *op, uint1
     if ((err = weight_q(plan, tw, 0, O, &wq)) != TIGRIS_KERNEL_OK) return err;
     if ((err = bias_of(plan, mem, op, 2, O, &bias, &max_bias)) != TIGRIS_KERNEL_OK) return err;
     if ((err = acc_fits((uint32_t)K, max_offset(&io.xs, op->input_zp), wq.max_offset, max_bias))) return err;
+    if ((err = tk_feature_block(mem, O, &c0, &c1)) != TIGRIS_KERNEL_OK) return err;
     for (r = 0; r < rows; ++r) {
         const uint8_t *xr = x.data + (size_t)r * (size_t)K;
-        uint8_t *yr = y.data + (size_t)r * (size_t)O;
-        for (o = 0; o < O; ++o) {
+        uint8_t *yr = y.data + (size_t)r * (size_t)(c1 - c0); /* a block: rows of c1 - c0 features */
+        for (o = c0; o < c1; ++o) {
             const uint8_t *wr = w.data + (size_t)o * (size_t)K;
             const int32_t w_off = weight_offset(&wq, o);
             int32_t acc = bias != NULL ? bias[o] : 0;
             for (k = 0; k < K; ++k) acc += centered(xr[k], io.xs.flip, io.x_off) * centered(wr[k], wq.s.flip, w_off);
-            yr[o] = tigris_i8_byte(tigris_i8_requant(acc, tigris_i8_f32(q.bits[o]), io.y_zp, io.lo, io.hi));
+            yr[o - c0] = tigris_i8_byte(tigris_i8_requant(acc, tigris_i8_f32(q.bits[o]), io.y_zp, io.lo, io.hi));
         }
     }
     return TIGRIS_KERNEL_OK;

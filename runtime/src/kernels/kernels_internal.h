@@ -208,6 +208,22 @@ static inline int tk_reduce_channels(const tigris_mem_t *mem, int32_t channels, 
     return TIGRIS_KERNEL_OK;
 }
 
+/* The output features [*c0, *c1) a dense op (tigris_band_op_feature_blocks) computes now: in a
+ * stage run in output-feature blocks (docs/tgrs-format.md, "Output-feature blocks": channel
+ * blocks without reduce_op) the block, written as rows of c1 - c0 values (its output holds only
+ * them); else all `features`. TIGRIS_KERNEL_ERR_PARAMS if the block is not inside [0, features).
+ * Each feature is computed as the untiled op computes it, so the blocks give the same bits. */
+static inline int tk_feature_block(const tigris_mem_t *mem, int32_t features, int32_t *c0, int32_t *c1) {
+    *c0 = 0;
+    *c1 = features;
+    if (!mem->tile.active || mem->tile.reduce_op != TIGRIS_NONE16 || mem->tile.c_end == 0) return TIGRIS_KERNEL_OK;
+    if (mem->tile.c_start < 0 || mem->tile.c_start >= mem->tile.c_end || mem->tile.c_end > features)
+        return TIGRIS_KERNEL_ERR_PARAMS;
+    *c0 = mem->tile.c_start;
+    *c1 = mem->tile.c_end;
+    return TIGRIS_KERNEL_OK;
+}
+
 /* *acc = the accumulator of a reducing op whose state takes `need` bytes (TIGRIS_KERNEL_ERR_PARAMS
  * if it is missing, smaller or not 4-aligned), after checking the tile: a non-empty band of
  * input x and the output y resident whole (else TIGRIS_KERNEL_ERR_BAND). */

@@ -210,3 +210,33 @@ func.func @main(%x: tensor<1x2x8x8xf32>, %s: tensor<1x2x8x8xf32>) -> tensor<1x4x
   %y = tgr.concat %c, %s {axis = 1 : i64} : (tensor<1x2x8x8xf32>, tensor<1x2x8x8xf32>) -> tensor<1x4x8x8xf32>
   func.return %y : tensor<1x4x8x8xf32>
 }
+
+// -----
+
+// A tiled FC: output-feature blocks. x 1x96 (384 bytes), y = fully_connected(x, W 64x96) 1x64 (256):
+// the stage holds both, 640 > 600. A block of b features keeps x whole and 4b bytes of y:
+//   384 + align16(4b) <= 600 -> 4b <= 216 -> align16 gives 224 at b = 53, 54 (608): b = 52 (208: 592),
+//   2 blocks (52 + 12), peak 592; x is read once a block.
+// LOWER (budget 150, align 64): x alone is 384 > 150, no block fits: normal.
+// CHECK-LABEL: func.func @main(%x: tensor<1x96xf32>)
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 640, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 1, num_tiles = 1, halo = 0, out_h = 1, peak = 592, chain = -1, tile_c = 52, num_tiles_c = 2>>]
+// LOWER-LABEL: func.func @main(%x: tensor<1x96xf32>)
+// LOWER-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 640, inputs = [0], outputs = [1]>]
+func.func @main(%x: tensor<1x96xf32>) -> tensor<1x64xf32> attributes {tgr.stages = [
+    #tgr.stage<index = 0, steps = [0, 0], peak = 0, inputs = [], outputs = []>]} {
+  %w = tgr.weight dense<1.0> : tensor<64x96xf32>
+  %y = tgr.fully_connected %x, %w : (tensor<1x96xf32>, tensor<64x96xf32>) -> tensor<1x64xf32>
+  func.return %y : tensor<1x64xf32>
+}
+
+// -----
+
+// Left alone: a matmul of two activations has no constant weight rows to read a block of, so it
+// never runs in output-feature blocks. a 1x96 (384), b 96x2 (768), y 1x2 (8 -> 16): 1168 > 600, normal.
+// CHECK-LABEL: func.func @main(%a: tensor<1x96xf32>, %b: tensor<96x2xf32>)
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1168, inputs = [0, 1], outputs = [2]>]
+func.func @main(%a: tensor<1x96xf32>, %b: tensor<96x2xf32>) -> tensor<1x2xf32> attributes {tgr.stages = [
+    #tgr.stage<index = 0, steps = [0, 0], peak = 0, inputs = [], outputs = []>]} {
+  %y = tgr.matmul %a, %b : (tensor<1x96xf32>, tensor<96x2xf32>) -> tensor<1x2xf32>
+  func.return %y : tensor<1x2xf32>
+}

@@ -488,9 +488,15 @@
 
 // -----
 
-// Channel blocks (tile_c > 0) belong to reduction tiles.
+// Channel blocks without an accumulator are output-feature blocks: one row, never row tiles.
 "test.op"() {t = #tgr.tile_plan<tile_h = 4, num_tiles = 2, halo = 0, out_h = 8, peak = 64, chain = -1, tile_c = 4, num_tiles_c = 2>} : () -> ()
-// CHECK: channel blocks (tile_c > 0) are for reduction tiles; without them num_tiles_c is 1
+// CHECK: output-feature blocks (tile_c > 0 without acc) run a lone stage of one row
+
+// -----
+
+// Without channel blocks there is one block.
+"test.op"() {t = #tgr.tile_plan<tile_h = 1, num_tiles = 1, halo = 0, out_h = 1, peak = 64, chain = -1, num_tiles_c = 2>} : () -> ()
+// CHECK: tile_c >= 0; without channel blocks (tile_c 0) num_tiles_c is 1
 
 // -----
 
