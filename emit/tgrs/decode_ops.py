@@ -111,7 +111,7 @@ def _check_reduction(t: TilePlan, what: str, ops: list[Op]) -> None:
         return
     if r >= len(ops):
         raise bad(f"{what} reduce_op", f"index {r} >= num_ops {len(ops)}")
-    if ops[r].op_type not in ACCUMULATING_OPS:
+    if ops[r].op_type not in ACCUMULATING_OPS | FEATURE_BLOCK_OPS:
         name = OpType(ops[r].op_type).name
         raise bad(f"{what} reduce_op", f"op {r} is {name}, which cannot accumulate over tiles")
     if t.chain != -1:
@@ -185,6 +185,9 @@ def _check_reduction_stage(
     assert r is not None
     if not stage.ops or stage.ops[-1] != r:
         raise bad(f"{what} tile_plan", f"tile plan {k} accumulates with op {r}, not the stage's last op")
+    if ops[r].op_type in FEATURE_BLOCK_OPS:
+        _check_dense_reduction_stage(stage, what, ops, tensors, t)
+        return
     rows = _rows(tensors[ops[r].inputs[0]])
     if rows != t.out_h:
         raise bad(f"tile plan {k} out_h", f"{t.out_h} != the {rows} rows of input 0 of op {r} ({what})")
@@ -197,6 +200,20 @@ def _check_reduction_stage(
     for j, o in enumerate(stage.outputs):
         if o not in ops[r].outputs:
             raise bad(f"{what} outputs[{j}]", f"tensor {o} is not written by op {r}, the reducing op")
+
+
+def _check_dense_reduction_stage(stage: Stage, what: str, ops: list[Op], tensors: list[Tensor], t: TilePlan) -> None:
+    """A dense op in reduction blocks: the stage is that one op (an output-feature block stage,
+    `_check_feature_stage`), with channel blocks of its output features, and the tiles cut the K
+    features of its input 0 [N, K]: out_h is K, no columns."""
+    k = stage.tile_plan
+    if t.tile_c == 0:
+        raise bad(f"tile plan {k} tile_c", f"0: a dense op in reduction blocks runs blocks of output features ({what})")
+    _check_feature_stage(stage, what, ops, tensors, t)
+    shape = tensors[ops[stage.ops[0]].inputs[0]].shape
+    if len(shape) != 2 or shape[1] != t.out_h or t.tile_w != 0:
+        raise bad(f"tile plan {k} out_h", f"{t.out_h} (tile_w {t.tile_w}): the blocks cut the K features of input 0 "
+                  f"of op {stage.ops[0]}, shape {list(shape)}, without columns ({what})")  # fmt: skip
 
 
 def _check_feature_stage(stage: Stage, what: str, ops: list[Op], tensors: list[Tensor], t: TilePlan) -> None:

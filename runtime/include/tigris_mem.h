@@ -159,6 +159,14 @@ tigris_mem_error_t tigris_mem_spill_window(tigris_mem_t *mem, const tigris_plan_
 tigris_mem_error_t tigris_mem_spill_channels(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
                                              void *slow_base, int32_t c_start, int32_t c_end);
 
+/* Load features [k_start, k_end) of a rank-2 tensor [N, K] whose tensor_ptrs[tensor_idx] is its
+ * full copy (not in the arena) as N rows of k_end - k_start values into a new fast allocation, and
+ * record them as the tensor's band (rows [k_start, k_end): tigris_mem_rows reads them back; the
+ * full copy is restored after the tile): an input block of a dense op in reduction blocks.
+ * Counts loads_bytes: the block's bytes. */
+tigris_mem_error_t tigris_mem_load_features(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
+                                            int32_t k_start, int32_t k_end);
+
 /* Write features [c_start, c_end) of a rank-2 tensor [N, M] into the full tensor at slow_base (a
  * slow allocation there must hold it) from its block resident at tensor_ptrs[tensor_idx]: an
  * allocation of the tensor holding N x (c_end - c_start) values, row n at n x (c_end - c_start).

@@ -22,6 +22,7 @@ typedef struct {
     void *ctx;
     uint16_t block; /* weight block now in the reserved prefix (LZ4), TIGRIS_NONE16: none */
     uint16_t stage; /* the stage running, TIGRIS_NONE16 before the first */
+    int dense;      /* a dense op runs in blocks of its output features (output-feature or reduction blocks) */
     tigris_exec_stats_t st;
 } run_t;
 
@@ -155,14 +156,15 @@ static tigris_exec_error_t mem_error(tigris_mem_error_t err) {
 }
 
 /* Bytes of tensor t's band b: its rows (every row if it has none to cut) x its columns (every
- * column outside 2-D tiles); the whole size for a band outside the tensor. In output-feature
- * blocks (channel blocks without reduce_op, a lone op whose outputs alone are allocated here), a
- * rank-2 output [N, M] holds the block's features: N x (c_end - c_start) values. */
-static uint32_t band_bytes(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t t, const tigris_band_t *b) {
+ * column outside 2-D tiles); the whole size for a band outside the tensor. A dense op in blocks
+ * of output features (`dense`: the lone op of the stage, whose outputs alone are allocated here)
+ * writes its rank-2 output [N, M] as the block's features: N x (c_end - c_start) values. */
+static uint32_t band_bytes(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t t, const tigris_band_t *b,
+                           int dense) {
     const tigris_tensor_t *tt = &plan->tensors[t];
     int32_t rows = tigris_tensor_rows(plan, tt), h0 = b->h_start, h1 = b->h_end, w0, w1;
     uint32_t bytes;
-    if (mem->tile.c_end != 0 && mem->tile.reduce_op == TIGRIS_NONE16 && tt->ndim == 2) {
+    if (dense && mem->tile.c_end != 0 && tt->ndim == 2) {
         const int32_t *shape = tigris_tensor_shape(plan, tt);
         uint64_t n = (uint64_t)(uint32_t)shape[0] * (uint64_t)(uint32_t)(mem->tile.c_end - mem->tile.c_start);
         /* feature_blocks_ok: 0 <= c_start < c_end <= M, so the block is within the tensor */
@@ -202,7 +204,7 @@ static tigris_exec_error_t run_op(run_t *r, uint16_t first, uint16_t last, uint1
     for (j = 0; j < op->num_outputs; j++) {
         uint16_t o = outs[j];
         const tigris_band_t *b = banded ? tigris_band_find(mem, o) : NULL;
-        uint32_t size = b != NULL ? band_bytes(plan, mem, o, b) : plan->tensors[o].size;
+        uint32_t size = b != NULL ? band_bytes(plan, mem, o, b, r->dense) : plan->tensors[o].size;
         uint32_t refs = uses_after(r, first, last, k, pos, o) + 1u; /* + 1: held while the op runs */
         tigris_mem_error_t err;
         r->st.error_tensor = o;
@@ -323,6 +325,14 @@ static uint16_t feature_output(const tigris_plan_t *plan, const tigris_stage_t *
     return o;
 }
 
+/* Whether the tile plan runs a dense op in blocks of its output features: output-feature blocks
+ * (channel blocks without reduce_op) or reduction blocks (reduce_op a feature-block op type). */
+static int dense_blocks(const tigris_plan_t *plan, const tigris_tile_plan_t *tp) {
+    if (tp->tile_c == 0) return 0;
+    if (tp->reduce_op == TIGRIS_NONE16) return 1;
+    return tp->reduce_op < plan->header->num_ops && tigris_band_op_feature_blocks(plan->ops[tp->reduce_op].op_type);
+}
+
 /* Output-feature blocks: one row (no row, column or chain tiling), blocks of tile_c covering
  * the M features of the stage's one output. */
 static int feature_blocks_ok(const tigris_plan_t *plan, uint16_t s, const tigris_tile_plan_t *tp) {
@@ -347,8 +357,14 @@ static int reduction_ok(const tigris_plan_t *plan, uint16_t s, const tigris_tile
     /* the stage's ops were validated (stage_ok): equal to the last, reduce_op is an op index */
     if (tp->chain >= 0 || st->num_ops == 0 || tigris_stage_ops(plan, st)[st->num_ops - 1u] != tp->reduce_op) return 0;
     op = &plan->ops[tp->reduce_op];
-    if (!tigris_band_op_accumulates(op->op_type) || op->num_inputs == 0) return 0;
-    if (tp->acc_bytes == 0 || tp->acc_bytes > tp->peak) return 0;
+    if (tp->acc_bytes == 0 || tp->acc_bytes > tp->peak || op->num_inputs == 0) return 0;
+    if (tigris_band_op_feature_blocks(op->op_type)) { /* a dense op in reduction blocks of its K input features */
+        in = &plan->tensors[tigris_op_inputs(plan, op)[0]];
+        return tp->tile_c != 0 && tp->tile_w == 0 && feature_output(plan, st) != TIGRIS_NONE16 &&
+               covers(tp->tile_c, tp->num_tiles_c, (uint32_t)tigris_tensor_shape(plan, &plan->tensors[feature_output(plan, st)])[1]) &&
+               in->ndim == 2 && (uint32_t)tigris_tensor_shape(plan, in)[1] == tp->out_h;
+    }
+    if (!tigris_band_op_accumulates(op->op_type)) return 0;
     in = &plan->tensors[tigris_op_inputs(plan, op)[0]];
     if (tigris_tensor_rows(plan, in) != (int32_t)tp->out_h) return 0;
     if (tp->tile_w != 0 && (in->ndim != 4 || tigris_tensor_shape(plan, in)[3] != (int32_t)tp->out_w)) return 0;
@@ -385,14 +401,14 @@ static tigris_exec_error_t check_tiles(const run_t *r, uint16_t first, uint16_t 
     const tigris_stage_t *lst = &plan->stages[last];
     uint32_t lo = align_up(mem->fast_reserved);
     uint32_t avail = mem->fast_size > lo ? mem->fast_size - lo : 0;
-    const int features = tp->reduce_op == TIGRIS_NONE16 && tp->tile_c != 0;
+    const int features = dense_blocks(plan, tp);
     uint16_t s, i, j;
     if (tp->peak > avail) return TIGRIS_EXEC_ERR_TILE;
     /* the tiles cover the rows (and columns) exactly: every pixel is written (reduction: read) once */
     if (!covers(tp->tile_h, tp->num_tiles, tp->out_h) || lst->num_outputs == 0 || !reduction_ok(plan, last, tp) ||
         !cols_ok(tp))
         return TIGRIS_EXEC_ERR_TILE;
-    if (features) return TIGRIS_EXEC_OK; /* reduction_ok: one op that runs in them, its output checked */
+    if (features) return TIGRIS_EXEC_OK; /* reduction_ok: one dense op, its input and output checked */
     for (i = 0; tp->reduce_op == TIGRIS_NONE16 && i < lst->num_outputs; i++) {
         if (!tiled_output_ok(plan, tp, tigris_stage_outputs(plan, lst)[i])) return TIGRIS_EXEC_ERR_TILE;
     }
@@ -479,10 +495,13 @@ static tigris_exec_error_t spill_features(run_t *r, const tigris_stage_t *st, in
 
 /* Load the band of first-stage input t the tile reads: its window (2-D tiles), its rows, or the
  * whole tensor if it has no rows to cut. */
-static tigris_mem_error_t load_band(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t t, tigris_band_t *b) {
+static tigris_mem_error_t load_band(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t t, tigris_band_t *b,
+                                    int dense) {
     const tigris_tensor_t *tt = &plan->tensors[t];
     tigris_mem_error_t e;
     void *src;
+    if (dense && mem->tile.reduce_op != TIGRIS_NONE16) /* reduction blocks: K features [h_start, h_end) */
+        return tigris_mem_load_features(mem, plan, t, b->h_start, b->h_end);
     if (b->w_end != 0) return tigris_mem_load_window(mem, plan, t, b->h_start, b->h_end, b->w_start, b->w_end);
     if (tt->ndim >= 3 && tigris_tensor_rows(plan, tt) > 1)
         return tigris_mem_load_tile(mem, plan, t, b->h_start, b->h_end);
@@ -531,7 +550,7 @@ static tigris_exec_error_t run_tile(run_t *r, uint16_t first, uint16_t last, con
         tigris_band_t *b = tigris_band_find(mem, t);
         tigris_mem_error_t e;
         if (b == NULL) continue; /* no op of this tile reads it */
-        e = load_band(mem, plan, t, b);
+        e = load_band(mem, plan, t, b, r->dense);
         if (e == TIGRIS_MEM_OK) e = tigris_mem_set_refs(mem, t, refs_of(uses_after(r, first, last, first, -1, t)));
         if (e != TIGRIS_MEM_OK) {
             r->st.error_tensor = t;
@@ -546,8 +565,8 @@ static tigris_exec_error_t run_tile(run_t *r, uint16_t first, uint16_t last, con
     if (err != TIGRIS_EXEC_OK) return err;
     /* the accumulating op writes its outputs (a channel block of them) at the last pixel */
     if (reduce && ((uint32_t)tile->h1 != tp->out_h || (tile->w1 != 0 && (uint32_t)tile->w1 != tp->out_w))) return err;
+    if (r->dense) return spill_features(r, lst, tile->c0, tile->c1); /* feature_blocks_ok, reduction_ok: c1 > 0 */
     if (reduce) return tile->c1 != 0 ? spill_block(r, lst, tile->c0, tile->c1) : spill_whole(r, lst);
-    if (tile->c1 != 0) return spill_features(r, lst, tile->c0, tile->c1);
     return spill_tile_outputs(r, lst, tile);
 }
 
@@ -583,6 +602,8 @@ static tigris_exec_error_t run_tiled(run_t *r, uint16_t first, uint16_t last, in
     const uint32_t per_row = tp->tile_w != 0 ? tp->num_tiles_w : 1u;
     const uint64_t per_block = (uint64_t)tp->num_tiles * per_row;
     const uint64_t count = per_block * (tp->tile_c != 0 ? tp->num_tiles_c : 1u);
+    /* a dense op in blocks of its output features (output-feature or reduction blocks) */
+    const int dense = dense_blocks(plan, tp);
     tigris_exec_error_t err;
     uint64_t k;
     uint16_t i;
@@ -605,14 +626,14 @@ static tigris_exec_error_t run_tiled(run_t *r, uint16_t first, uint16_t last, in
         if (tigris_mem_set_acc(mem, tp->acc_bytes) != TIGRIS_MEM_OK) err = TIGRIS_EXEC_ERR_TILE;
         mem->tile.reduce_op = tp->reduce_op;
     }
+    r->dense = dense;
     for (k = 0; err == TIGRIS_EXEC_OK && k < count; k++) {
         tile_t tile = {0, 0, 0, 0, 0, 0};
         band_of(k % per_block / per_row, tp->tile_h, tp->out_h, &tile.h0, &tile.h1);
         if (tp->tile_w != 0) band_of(k % per_row, tp->tile_w, tp->out_w, &tile.w0, &tile.w1);
         if (tp->tile_c != 0) { /* reduction_ok: the blocks cover the input's channels (the output's features) */
-            const uint16_t blocked = tp->reduce_op != TIGRIS_NONE16
-                                         ? tigris_op_inputs(plan, &plan->ops[tp->reduce_op])[0]
-                                         : feature_output(plan, &plan->stages[first]);
+            const uint16_t blocked = dense ? feature_output(plan, &plan->stages[first])
+                                           : tigris_op_inputs(plan, &plan->ops[tp->reduce_op])[0];
             int32_t channels = tigris_tensor_shape(plan, &plan->tensors[blocked])[1];
             band_of(k / per_block, tp->tile_c, (uint32_t)channels, &tile.c0, &tile.c1);
         }
@@ -623,6 +644,7 @@ static tigris_exec_error_t run_tiled(run_t *r, uint16_t first, uint16_t last, in
         err = run_tile(r, first, last, tp, &tile);
         finish(r);
     }
+    r->dense = 0;
     mem->tile.reduce_op = TIGRIS_NONE16;
     mem->tile.c_start = mem->tile.c_end = 0;
     (void)tigris_mem_set_acc(mem, 0); /* nothing is allocated after finish: the release cannot fail */

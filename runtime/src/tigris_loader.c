@@ -586,7 +586,10 @@ static int feature_plan_ok(const tigris_tile_plan_t *t) {
 static int reduction_plan_ok(const ctx_t *c, const tigris_tile_plan_t *t) {
     if (t->tile_c == 0 && t->num_tiles_c != 1) return 0; /* no channel blocks: one block of all */
     if (t->reduce_op == TIGRIS_NONE16) return t->acc_bytes == 0 && (t->tile_c == 0 || feature_plan_ok(t));
-    if (t->reduce_op >= c->h->num_ops || !tigris_band_op_accumulates(c->p->ops[t->reduce_op].op_type)) return 0;
+    if (t->reduce_op >= c->h->num_ops) return 0;
+    if (!tigris_band_op_accumulates(c->p->ops[t->reduce_op].op_type) &&
+        !tigris_band_op_feature_blocks(c->p->ops[t->reduce_op].op_type))
+        return 0;
     return t->chain == -1 && t->acc_bytes > 0 && t->acc_bytes <= t->peak;
 }
 
@@ -615,6 +618,18 @@ static int tile_plans_ok(const ctx_t *c) {
     return 1;
 }
 
+static int feature_stage_ok(const ctx_t *c, const tigris_stage_t *st, const tigris_tile_plan_t *t);
+
+/* A dense op in reduction blocks (tile plan t, reduce_op of a feature-block type): the stage is
+ * that one op in blocks of tile_c output features (feature_stage_ok), and the tiles cut the K
+ * features of its input 0 [N, K]: out_h is K, no columns. */
+static int dense_reduction_stage_ok(const ctx_t *c, const tigris_stage_t *st, const tigris_tile_plan_t *t) {
+    const tigris_op_t *op = &c->p->ops[t->reduce_op];
+    const tigris_tensor_t *in = &c->p->tensors[c->p->index_pool[op->inputs]]; /* op_ok: >= 1 input */
+    if (t->tile_c == 0 || t->tile_w != 0 || !feature_stage_ok(c, st, t)) return 0;
+    return in->ndim == 2 && (uint32_t)tigris_tensor_shape(c->p, in)[1] == t->out_h;
+}
+
 /* A stage run in reduction tiles (tile plan t, checked by tile_plans_ok): its last op is the
  * accumulating op, whose input 0 has out_h rows (and, cut along W, is a rank-4 map of out_w
  * columns: the tiles cut them; in channel blocks, blocks of tile_c cover its channels), and
@@ -624,6 +639,7 @@ static int reduction_stage_ok(const ctx_t *c, const tigris_stage_t *st, const ti
     const tigris_tensor_t *in;
     uint32_t k;
     if (st->num_ops == 0 || c->p->index_pool[st->ops + st->num_ops - 1u] != t->reduce_op) return 0;
+    if (tigris_band_op_feature_blocks(op->op_type)) return dense_reduction_stage_ok(c, st, t);
     in = &c->p->tensors[c->p->index_pool[op->inputs]]; /* op_ok: >= 1 input */
     if ((uint32_t)tigris_tensor_rows(c->p, in) != t->out_h) return 0;
     if (t->tile_w != 0 && (in->ndim != 4 || (uint32_t)tigris_tensor_shape(c->p, in)[3] != t->out_w)) return 0;

@@ -540,28 +540,56 @@ static uint32_t allocation_at(const tigris_mem_t *mem, uint16_t tensor, const ui
     return 0;
 }
 
+/* [N, F] of a rank-2 tensor with its shape inside the pool and N x F x elem within its size; 0 if not. */
+static int rank2_shape(const tigris_plan_t *plan, const tigris_tensor_t *t, uint32_t *n, uint32_t *f, uint32_t *elem) {
+    const int32_t *shape;
+    if (t->ndim != 2) return 0;
+    if (plan->shape_pool_len != 0 && (t->shape > plan->shape_pool_len || t->ndim > plan->shape_pool_len - t->shape))
+        return 0;
+    shape = tigris_tensor_shape(plan, t);
+    *elem = tigris_dtype_size(t->dtype);
+    if (*elem == 0 || shape[0] <= 0 || shape[1] <= 0) return 0;
+    *n = (uint32_t)shape[0];
+    *f = (uint32_t)shape[1];
+    return (uint64_t)*n * *f * *elem <= (uint64_t)t->size;
+}
+
+tigris_mem_error_t tigris_mem_load_features(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
+                                            int32_t k_start, int32_t k_end) {
+    const uint8_t *src;
+    uint8_t *dst;
+    uint32_t n, depth, elem, row, block, k;
+    tigris_mem_error_t err;
+    if (mem == NULL || mem->tensor_ptrs == NULL || plan == NULL) return TIGRIS_MEM_ERR_NULL;
+    if (tensor_idx >= mem->num_tensors) return TIGRIS_MEM_ERR_BAD_INDEX;
+    if (!rank2_shape(plan, &plan->tensors[tensor_idx], &n, &depth, &elem)) return TIGRIS_MEM_ERR_BAD_RANGE;
+    if (k_start < 0 || k_start >= k_end || (uint32_t)k_end > depth) return TIGRIS_MEM_ERR_BAD_RANGE;
+    src = (const uint8_t *)mem->tensor_ptrs[tensor_idx];
+    if (src == NULL) return TIGRIS_MEM_ERR_NOT_SET;
+    if (in_fast(mem, src)) return TIGRIS_MEM_ERR_BAD_RANGE; /* the source must be the full tensor */
+    if (find_band(mem, tensor_idx) < 0 && mem->tile.num_bands >= TIGRIS_MAX_BANDS) return TIGRIS_MEM_ERR_BAD_RANGE;
+    row = depth * elem;
+    block = (uint32_t)(k_end - k_start) * elem;
+    err = alloc_from(mem, tensor_idx, n * block, &src);
+    if (err != TIGRIS_MEM_OK) return err;
+    dst = (uint8_t *)mem->tensor_ptrs[tensor_idx];
+    for (k = 0; k < n; k++) memmove(dst + (size_t)k * block, src + (size_t)k * row + (size_t)k_start * elem, block);
+    mem->counters.loads_bytes += n * block;
+    return put_band(mem, tensor_idx, k_start, k_end, 0, 0, (void *)(uintptr_t)src);
+}
+
 tigris_mem_error_t tigris_mem_spill_features(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
                                              void *slow_base, int32_t c_start, int32_t c_end) {
-    const tigris_tensor_t *t;
-    const int32_t *shape;
     const uint8_t *from;
     uint8_t *to = (uint8_t *)slow_base;
-    uint32_t elem, n, row, block, k;
+    uint32_t elem, n, features, row, block, k;
     int i;
     if (mem == NULL || mem->tensor_ptrs == NULL || plan == NULL || slow_base == NULL) return TIGRIS_MEM_ERR_NULL;
     if (tensor_idx >= mem->num_tensors) return TIGRIS_MEM_ERR_BAD_INDEX;
-    t = &plan->tensors[tensor_idx];
-    if (t->ndim != 2) return TIGRIS_MEM_ERR_BAD_RANGE;
-    if (plan->shape_pool_len != 0 && (t->shape > plan->shape_pool_len || t->ndim > plan->shape_pool_len - t->shape))
-        return TIGRIS_MEM_ERR_BAD_RANGE;
-    shape = tigris_tensor_shape(plan, t);
-    elem = tigris_dtype_size(t->dtype);
-    if (elem == 0 || shape[0] <= 0 || shape[1] <= 0 || c_start < 0 || c_start >= c_end || c_end > shape[1])
-        return TIGRIS_MEM_ERR_BAD_RANGE;
-    n = (uint32_t)shape[0];
-    row = (uint32_t)shape[1] * elem;
+    if (!rank2_shape(plan, &plan->tensors[tensor_idx], &n, &features, &elem)) return TIGRIS_MEM_ERR_BAD_RANGE;
+    if (c_start < 0 || c_start >= c_end || (uint32_t)c_end > features) return TIGRIS_MEM_ERR_BAD_RANGE;
+    row = features * elem;
     block = (uint32_t)(c_end - c_start) * elem;
-    if ((uint64_t)n * row > (uint64_t)t->size) return TIGRIS_MEM_ERR_BAD_RANGE;
     from = (const uint8_t *)mem->tensor_ptrs[tensor_idx];
     if (from == NULL) return TIGRIS_MEM_ERR_NOT_SET;
     if ((uint64_t)allocation_at(mem, tensor_idx, from) < (uint64_t)n * block) return TIGRIS_MEM_ERR_BAD_RANGE;

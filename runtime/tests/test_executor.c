@@ -105,6 +105,25 @@ static int rows_val(const tigris_plan_t *plan, const tigris_mem_t *m, uint16_t t
     return 1;
 }
 
+/* Check (write = 0) or write val into features [f0, f1) of a rank-2 tensor [N, F] held at p as a
+ * block: N rows of f1 - f0 values (a dense op's input in reduction blocks, its output in blocks of
+ * output features). A rank-2 tensor is one row of all its bytes (geometry), so feature f of item k
+ * is bytes (k F + f) x elem onwards of that row. */
+static int features_val(const tigris_plan_t *plan, uint16_t t, uint8_t *p, int32_t f0, int32_t f1, int write) {
+    const tigris_tensor_t *tt = &plan->tensors[t];
+    const int32_t *shape = tigris_tensor_shape(plan, tt);
+    uint32_t elem = tigris_dtype_size(tt->dtype), k, b, width = (uint32_t)(f1 - f0) * elem;
+    for (k = 0; k < (uint32_t)shape[0]; k++) {
+        for (b = 0; b < width; b++) {
+            uint32_t at = (k * (uint32_t)shape[1] + (uint32_t)f0) * elem + b;
+            uint8_t *q = p + (size_t)k * width + b;
+            if (write) *q = val(t, 0, 0, at);
+            else if (*q != val(t, 0, 0, at)) return 0;
+        }
+    }
+    return 1;
+}
+
 /* The columns of tensor t's band if it is a window (a 2-D tile); 0 for whole rows. */
 static int window_of(const tigris_mem_t *m, uint16_t t, int32_t *w0, int32_t *w1) {
     uint16_t i;
@@ -136,6 +155,11 @@ static int test_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_
     int32_t s, e;
     uint8_t j;
     int q;
+    /* a dense op in blocks of its output features (docs/tgrs-format.md, "Output-feature blocks"):
+     * its output holds the block; in reduction blocks its input 0 holds a block of K features */
+    const int blocks = m->tile.active && m->tile.c_end != 0 && tigris_band_op_feature_blocks(op->op_type) &&
+                       (m->tile.reduce_op == TIGRIS_NONE16 || m->tile.reduce_op == op_index);
+    const int k_blocks = blocks && m->tile.reduce_op == op_index;
     if ((long)op_index == k->fail_op) return -7;
     if (!k->quiet) printf("call op=%u tile=%ld live=%lu", op_index, m->tile.active ? (long)m->tile.tile_index : -1L,
                           (unsigned long)live_bytes(m));
@@ -157,7 +181,8 @@ static int test_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_
         }
         tigris_mem_rows(m, plan, t, &s, &e);
         if (!k->quiet) printf(" in=%u:%ld:%ld", t, (long)s, (long)e);
-        if (p == NULL || !rows_val(plan, m, t, (uint8_t *)(uintptr_t)p, s, e, 0)) {
+        if (k_blocks && j == 0 ? p == NULL || !features_val(plan, t, (uint8_t *)(uintptr_t)p, s, e, 0)
+                               : p == NULL || !rows_val(plan, m, t, (uint8_t *)(uintptr_t)p, s, e, 0)) {
             if (!k->quiet) printf(" BAD=%u", t);
             k->bad = 1;
         }
@@ -172,7 +197,9 @@ static int test_kernel(const tigris_plan_t *plan, const tigris_op_t *op, uint16_
     if (!k->quiet) printf("\n");
     for (j = 0; j < op->num_outputs; j++) {
         tigris_mem_rows(m, plan, outs[j], &s, &e);
-        if (m->tensor_ptrs[outs[j]] != NULL) rows_val(plan, m, outs[j], (uint8_t *)m->tensor_ptrs[outs[j]], s, e, 1);
+        if (m->tensor_ptrs[outs[j]] == NULL) continue;
+        if (blocks) features_val(plan, outs[j], (uint8_t *)m->tensor_ptrs[outs[j]], m->tile.c_start, m->tile.c_end, 1);
+        else rows_val(plan, m, outs[j], (uint8_t *)m->tensor_ptrs[outs[j]], s, e, 1);
     }
     return k->bad ? -1 : 0;
 }

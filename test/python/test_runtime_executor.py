@@ -1132,6 +1132,16 @@ REDUCTION_REFUSALS = {
     "output not the pool's": (
         "reduced", lambda d: set_pool(d, K.INDEX_POOL, get_field(d, K.STAGES, STAGE, 0, "outputs"), 1), 0),
     "accumulator without reduce_op": ("float", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "acc_bytes", 64), 0),
+    # dense ops in blocks of output features (docs/tgrs-format.md, "Output-feature blocks")
+    "dense: out_h not the input's K": ("dense", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "out_h", 11), 0),
+    "dense: reduction blocks without feature blocks": (
+        "dense", lambda d: set_field(set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "tile_c", 0), K.TILE_PLANS, TILE_PLAN, 0,
+                                     "num_tiles_c", 1), 0),
+    "dense: blocks past the features": ("dense", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 1, "num_tiles_c", 4), 1),
+    "dense: output-feature blocks in rows": (
+        "dense", lambda d: set_field(set_field(d, K.TILE_PLANS, TILE_PLAN, 1, "tile_h", 2), K.TILE_PLANS, TILE_PLAN, 1,
+                                     "out_h", 2), 1),
+    "dense: output-feature blocks of a relu": ("dense", lambda d: set_field(d, K.OPS, OP, 1, "op_type", int(OpType.RELU)), 1),
 }
 
 

@@ -337,6 +337,29 @@ def tiles_2d() -> PlanFile:
     return PlanFile("tiles_2d", t, ops, [stage], (0, 1), (5,), tiles, weights)
 
 
+def dense_blocks() -> PlanFile:
+    """Dense layers in blocks of output features: fc1 [1, 12] -> [1, 6] in reduction blocks (2
+    blocks of 4 features, the 12 input features in 3 blocks of 5, 4 float partial sums), fc2
+    [1, 6] -> [1, 3] in output-feature blocks of 2 (its input whole)."""
+    rng = np.random.default_rng(7)
+    t = [
+        Tensor("x", F32, (1, 12)),
+        Tensor("w1", F32, (6, 12), weight=0),
+        Tensor("h", F32, (1, 6)),
+        Tensor("w2", F32, (3, 6), weight=1),
+        Tensor("y", F32, (1, 3)),
+    ]
+    ops = [Op(OpType.FULLY_CONN, "fc1", (0, 1), (2,), weight=1), Op(OpType.FULLY_CONN, "fc2", (2, 3), (4,), weight=3)]
+    stages = [Stage((0,), (0,), (2,), peak=96, tile_plan=0), Stage((1,), (2,), (4,), peak=64, tile_plan=1)]
+    weights = [Weight(_w(rng, (6, 12))), Weight(_w(rng, (3, 6)))]
+    # peaks at TIGRIS_TENSOR_ALIGN 32: 5 inputs, 4 outputs and 4 sums; 6 inputs and 2 outputs
+    tiles = [
+        TilePlan(tile_h=5, num_tiles=3, halo=0, out_h=12, peak=96, reduce_op=0, acc_bytes=16, tile_c=4, num_tiles_c=2),
+        TilePlan(tile_h=1, num_tiles=1, halo=0, out_h=1, peak=64, tile_c=2, num_tiles_c=2),
+    ]
+    return PlanFile("dense_blocks", t, ops, stages, (0,), (4,), tiles, weights)
+
+
 def minimal() -> PlanFile:
     """One relu, no weights, an empty name: every optional section is absent."""
     t = [Tensor("x", DType.U8, (4,)), Tensor("y", DType.U8, (4,))]
@@ -346,7 +369,8 @@ def minimal() -> PlanFile:
 
 
 PLANS: dict[str, Callable[[], PlanFile]] = {
-    f.__name__: f for f in (float_cnn, int8_chain, blocked, shape_ops, reduction_tiles, tiles_2d, minimal)
+    f.__name__: f
+    for f in (float_cnn, int8_chain, blocked, shape_ops, reduction_tiles, tiles_2d, dense_blocks, minimal)
 }
 CASES = [(n, c) for n in PLANS for c in ("none", "lz4") if not (n == "shape_ops" and c == "lz4")]
 

@@ -56,6 +56,7 @@ FILES = {
     "minimal": write_plan(PLANS.minimal()),
     "reduced": write_plan(PLANS.reduction_tiles()),
     "tiles2d": write_plan(PLANS.tiles_2d()),
+    "dense": write_plan(PLANS.dense_blocks()),
 }
 FMT = {
     "uint8_t": "<B",
@@ -223,6 +224,10 @@ CASES: list[Case] = [
     ("reduced", lambda d: _set_fields(d, 0, tile_c=2, num_tiles_c=2), "BAD_RECORD", r"tile plan 0 num_tiles_c: 2 blocks of 2 channels do not cover the channels of input 0 of op 1, shape \[1, 5, 7, 6\] \(stage 0\)"),
     ("reduced", lambda d: _set_fields(d, 0, num_tiles_c=2), "BAD_RECORD", "tile plan 0 num_tiles_c: 2 without tile_c: a plan without channel blocks has 1"),
     ("float", lambda d: _set_fields(d, 0, tile_c=1), "BAD_RECORD", r"tile plan 0 tile_c: 1 without reduce_op is output-feature blocks: one row, no halo, chain or column tiles"),
+    ("dense", lambda d: _set_fields(d, 0, out_h=11), "BAD_RECORD", r"tile plan 0 out_h: 11 \(tile_w 0\): the blocks cut the K features of input 0 of op 0, shape \[1, 12\], without columns \(stage 0\)"),
+    ("dense", lambda d: _set_fields(d, 0, tile_c=0, num_tiles_c=1), "BAD_RECORD", r"tile plan 0 tile_c: 0: a dense op in reduction blocks runs blocks of output features \(stage 0\)"),
+    ("dense", lambda d: _set_fields(d, 1, num_tiles_c=4), "BAD_RECORD", r"tile plan 1 num_tiles_c: 4 blocks of 2 features do not cover the output of op 1, shape \[1, 3\] \(stage 1\)"),
+    ("dense", lambda d: _set_fields(d, 1, tile_h=2, out_h=2), "BAD_RECORD", r"tile plan 1 tile_c: 2 without reduce_op is output-feature blocks"),
     ("float", lambda d: _set_fields(d, 0, tile_h=1, num_tiles=1, out_h=1, halo=0, tile_c=1, num_tiles_c=4), "BAD_RECORD", r"stage 0 ops: output-feature blocks \(tile plan 0\) run one fully_connected op, not ops \[0, 1\]"),
     ("reduced", lambda d: _set_fields(d, 0, tile_h=1, num_tiles=7, tile_w=2, num_tiles_w=3, halo_w=1, out_w=6), "BAD_RECORD", r"tile plan 0 tile_h: 1 \(halo_w 1\): reduction tiles cut along W are one row tall"),
     ("tiles2d", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "num_tiles_w", 2), "BAD_RECORD", "tile plan 0 out_w: 2 tiles of 4 columns do not cover exactly 10 columns"),

@@ -283,7 +283,9 @@ class TilePlanAttr(_IntFieldsAttr):
     runs all the row (and column) tiles; the input is read once per block. tile_c 0 is all
     channels. tile_c > 0 without acc is output-feature blocks: the stage is one op of
     `FEATURE_BLOCK_OPS` (a fully_connected layer), each block reads its whole input and computes
-    tile_c of its output features (one row: tile_h = out_h = 1). acc and the 2-D and channel fields are printed only when they differ from that
+    tile_c of its output features (one row: tile_h = out_h = 1). With acc, the stage's op of that
+    kind runs in reduction blocks: blocks of tile_c output features, each over tiles of tile_h of
+    the out_h input features, acc the block's partial sums. acc and the 2-D and channel fields are printed only when they differ from that
     default."""
 
     name = "tgr.tile_plan"

@@ -157,10 +157,11 @@ ACCUMULATING_OPS = frozenset({OpType.GLOBAL_AVG, OpType.GLOBAL_MAX})
 input to one value per (batch, channel) and take it band by band."""
 
 FEATURE_BLOCK_OPS = frozenset({OpType.FULLY_CONN})
-"""Ops that can run in output-feature blocks (a tile plan with channel blocks and no reduce_op): a
-lone op reading its whole input and computing any block of its output features [c0, c1) alone,
-each feature exactly as the untiled op does (its own weight row, bias and requantization), into a
-block-sized buffer that the runtime writes into the full output in slow memory."""
+"""Dense ops that run in blocks of their output features (a tile plan with channel blocks): a lone
+op computing any block of its output features [c0, c1) alone, each exactly as the untiled op does
+(its own weight row, bias and requantization), into a block-sized buffer the runtime writes into
+the full output in slow memory; with the op as reduce_op (reduction blocks) also taking its [N, K]
+input a block of K features at a time, carrying each feature's sum in the accumulator."""
 
 TILEABLE_2D_OPS = frozenset({
     OpType.CONV, OpType.DEPTHWISE, OpType.MAX_POOL, OpType.AVG_POOL,

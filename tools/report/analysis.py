@@ -26,6 +26,7 @@ from tigris.tools.report.flash import Flash, compiled_flash
 from tigris.tools.report.slow_memory import needs_slow_memory, slow_peak
 from tigris.transforms.plan.graph import PlanStep, main_func
 from tigris.transforms.plan.passes import DEFAULT_ALIGN, TigrisPlanPass, written_plan
+from tigris.transforms.plan.tiling import feature_block_step
 from tigris.transforms.plan.planner import (
     Plan,
     minimum_budget,
@@ -72,6 +73,8 @@ class TileInfo:
     acc: int = 0  # reduction tiles (tile_h rows of the input each): the accumulator's bytes
     tile_w: int = 0  # 2-D tiles: output columns per tile (0: full-width rows)
     halo_w: int = 0
+    tile_c: int = 0  # channel blocks (reduction tiles: channels; a dense op: output features) per block
+    dense: bool = False  # a dense op in blocks of output features (reduction blocks: tile_h input features a tile)
 
 
 @dataclass(frozen=True)
@@ -212,7 +215,8 @@ def stage_rows(plan: Plan) -> tuple[StageRow, ...]:
                 tuple(g.tensors[t].name for t in s.inputs),
                 tuple(g.tensors[t].name for t in s.outputs),
                 sp.strategy,
-                TileInfo(tile.tile_h, tile.halo, tile.total_tiles, tile.chain, tile.acc, tile.tile_w, tile.halo_w)
+                TileInfo(tile.tile_h, tile.halo, tile.total_tiles, tile.chain, tile.acc, tile.tile_w, tile.halo_w,
+                         tile.tile_c, feature_block_step(g, s) is not None and tile.tile_c > 0)
                 if tile is not None else None,
             )
         )

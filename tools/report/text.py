@@ -129,8 +129,14 @@ def _strategy(s: StageRow) -> str:
     if s.tile is None:
         return s.strategy.value
     t = s.tile
+    if t.dense and t.acc:
+        return (f"dense: {t.tile_c} output x {t.tile_h} input features a tile, {t.tiles} tiles, "
+                f"{size(t.acc)} partial sums")
+    if t.dense:
+        return f"dense: {t.tile_c} output features a block, {t.tiles} blocks"
     if t.acc:
-        return f"reduce: {t.tile_h} input rows a tile, {t.tiles} tiles, {size(t.acc)} accumulator"
+        blocks = f", {t.tile_c} channels a block" if t.tile_c else ""
+        return f"reduce: {t.tile_h} input rows a tile{blocks}, {t.tiles} tiles, {size(t.acc)} accumulator"
     if t.tile_w:
         return f"tiled 2-D: {t.tile_h} x {t.tile_w}, halo {t.halo} x {t.halo_w}, {t.tiles} tiles"
     kind = "tiled" if t.chain < 0 else f"chain {t.chain}"

@@ -268,8 +268,8 @@ def total_macs(graph: PlanGraph) -> int:
 def op_needs(graph: PlanGraph, align: int) -> list[int]:
     """Per step, the smallest arena in which that op runs on its own, tiled to one-row bands (of
     its output, or of its input for a reduction) or 1 x 1 tiles (of its output, or of its
-    input for a reduction, in blocks of one channel), or one output feature at a time (a dense
-    op), where it can be."""
+    input for a reduction, in blocks of one channel), or one output feature from one input
+    feature at a time (a dense op in reduction blocks), where it can be."""
     needs = []
     for step in graph.steps:
         stage = make_stage(graph, 0, step.index, step.index, align)
@@ -283,7 +283,7 @@ def op_needs(graph: PlanGraph, align: int) -> list[int]:
             need = min(need, reduction_peak(graph, stage, step, 1, align, one_pixel, channels=1))
         dense = feature_block_step(graph, stage)
         if dense is not None:
-            need = min(need, feature_block_peak(graph, stage, dense, 1, align))
+            need = min(need, feature_block_peak(graph, stage, dense, 1, align, inputs=1))
         needs.append(need)
     return needs
 

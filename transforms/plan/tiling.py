@@ -378,24 +378,63 @@ def feature_block_step(graph: PlanGraph, stage: Stage) -> PlanStep | None:
     return step if len(shape) == 2 and shape[1] > 1 else None
 
 
-def feature_block_peak(graph: PlanGraph, stage: Stage, step: PlanStep, features: int, align: int) -> int:
+def feature_block_peak(graph: PlanGraph, stage: Stage, step: PlanStep, features: int, align: int,
+                       inputs: int | None = None) -> int:  # fmt: skip
     """Arena bytes of one block of `features` output features: the stage's timeline with its
-    output cut to [N, features] (the inputs are whole)."""
+    output cut to [N, features]; with `inputs`, a reduction block: input 0 cut to [N, inputs]
+    too, plus the block's partial sums (`dense_acc`), which stay across the input blocks."""
     out = graph.tensors[step.outputs[0]]
-    return timeline(graph, align, stage.first, stage.last, {out.index: out.nbytes // out.shape[1] * features}).peak
+    sizes = {out.index: out.nbytes // out.shape[1] * features}
+    acc = 0
+    if inputs is not None:
+        x = graph.tensors[step.inputs[0]]
+        sizes[x.index] = x.nbytes // x.shape[1] * inputs
+        acc = align_up(dense_acc(graph, step, features), align)
+    return timeline(graph, align, stage.first, stage.last, sizes).peak + acc
+
+
+def dense_acc(graph: PlanGraph, step: PlanStep, features: int) -> int:
+    """Partial-sum bytes of a dense op in reduction blocks: one float32 (float) or int32 (int8)
+    sum per batch row and output feature of the block."""
+    return graph.tensors[step.outputs[0]].shape[0] * features * 4
 
 
 def plan_feature_blocks(graph: PlanGraph, stage: Stage, budget: int, align: int) -> TilePlan | None:
-    """Output-feature blocks: the fewest blocks (the input is read once per block) whose peak
-    fits; one feature per block (and a peak over the budget) when none does, so the caller runs
-    the stage normally, as `plan_spatial` does. None if the stage is not one dense op."""
+    """A dense op in blocks of output features: each block reads the whole input (so the fewest
+    blocks read the least), either at once (output-feature blocks) or, as reduction blocks, in
+    blocks of its K input features, summing into partial sums that stay in the arena, the
+    features written after the last input block. Of the two, the plan reading the input fewer
+    times wins (then the fewer tiles); each block as wide, then as deep, as fits. If neither
+    fits, the one-feature plan (its peak over the budget: the caller runs the stage normally, as
+    `plan_spatial` does). None if the stage is not one dense op."""
     step = feature_block_step(graph, stage)
     if step is None:
         return None
     features = graph.tensors[step.outputs[0]].shape[1]
     block = _largest_fitting(features, lambda c: feature_block_peak(graph, stage, step, c, align) <= budget)
-    return TilePlan(1, 1, 0, 1, feature_block_peak(graph, stage, step, block, align), tile_c=block,
-                    num_tiles_c=math.ceil(features / block))  # fmt: skip
+    whole = TilePlan(1, 1, 0, 1, feature_block_peak(graph, stage, step, block, align), tile_c=block,
+                     num_tiles_c=math.ceil(features / block))  # fmt: skip
+    reduced = _reduction_blocks(graph, stage, step, budget, align)
+    fitting = [p for p in (whole, reduced) if p is not None and p.peak <= budget]
+    return min(fitting, key=lambda p: (p.num_tiles_c, p.total_tiles)) if fitting else whole
+
+
+def _reduction_blocks(graph: PlanGraph, stage: Stage, step: PlanStep, budget: int, align: int) -> TilePlan | None:
+    """Reduction blocks of a dense op: the widest block of output features whose partial sums fit
+    beside one input feature, then the deepest input blocks that fit at that width; None if not
+    even one feature of each fits."""
+    features = graph.tensors[step.outputs[0]].shape[1]
+    depth = graph.tensors[step.inputs[0]].shape[1]
+
+    def peak(c: int, k: int) -> int:
+        return feature_block_peak(graph, stage, step, c, align, k)
+
+    block = _largest_fitting(features, lambda c: peak(c, 1) <= budget)
+    if peak(block, 1) > budget:
+        return None
+    rows = _largest_fitting(depth, lambda k: peak(block, k) <= budget)
+    return TilePlan(rows, math.ceil(depth / rows), 0, depth, peak(block, rows), acc=dense_acc(graph, step, block),
+                    tile_c=block, num_tiles_c=math.ceil(features / block))  # fmt: skip
 
 
 def _largest_fitting(size: int, fits: Callable[[int], bool]) -> int:
@@ -413,12 +452,16 @@ def _largest_fitting(size: int, fits: Callable[[int], bool]) -> int:
 
 def group_band_sizes(graph: PlanGraph, stages: list[Stage], tile: TilePlan, align: int) -> list[dict[int, int]]:
     """Bytes per tensor of one band, per stage of a tiled group (a lone tiled stage, a chain, a
-    2-D tiled stage, a reduction stage or output-feature blocks: the output's block, the rest
-    whole): for each stage, the sizes of the tile its peak comes
+    2-D tiled stage, a reduction stage, or a dense op in blocks: the output's block and, in
+    reduction blocks, the input's block): for each stage, the sizes of the tile its peak comes
     from (`tiles_peak`: the largest over the tiles; a reduction adds its accumulator)."""
-    if tile.feature_blocks:
-        out = graph.tensors[graph.steps[stages[0].last].outputs[0]]
-        return [{out.index: out.nbytes // out.shape[1] * tile.tile_c}]
+    dense = feature_block_step(graph, stages[0]) if len(stages) == 1 else None
+    if dense is not None and tile.tile_c > 0:
+        out, x = graph.tensors[dense.outputs[0]], graph.tensors[dense.inputs[0]]
+        sizes = {out.index: out.nbytes // out.shape[1] * tile.tile_c}
+        if tile.reduces:
+            sizes[x.index] = x.nbytes // x.shape[1] * tile.tile_h
+        return [sizes]
     if tile.reduces:
         step = graph.steps[stages[0].last]
         rows = {step.inputs[0]: tile.tile_h, **{t: graph.tensors[t].height for t in step.outputs}}

@@ -2,8 +2,10 @@
  *
  * fully_conn: y[n, m] = sum_k x[n, k] w[m, k] + b[m] with W [M, K] (NK_HWC, whose columns
  * already follow the runtime's (h, w, c) flattening, or PLAIN); the operands are whole, but in
- * output-feature blocks the kernel computes features [c0, c1) only, into rows of c1 - c0 values
- * (tk_feature_block).
+ * blocks of output features the kernel computes features [c0, c1) only, into rows of c1 - c0
+ * values (tk_feature_block), and in reduction blocks it takes K features [k0, k1) of x at a time
+ * (rows of k1 - k0 values), carrying each sum in the accumulator: the same additions in the same
+ * order as the untiled loop, so the same bits; the bias and activation come after the last block.
  * matmul: numpy.matmul in model order over tk_nd_t strides, so an activation operand of
  * rank >= 3 (stored channels-last) and a PLAIN constant read the same; batch axes broadcast.
  */
@@ -14,11 +16,12 @@ int tigris_f32_fully_conn(const tigris_plan_t *plan, const tigris_op_t *op, uint
     tigris_view_t x, w, y, b;
     const float *xd, *wd, *bias = NULL;
     float *yd;
-    int32_t rows, k, m, n, j, i, c0, c1;
+    int32_t rows, k, m, n, j, i, c0, c1, k0, k1;
+    float *sums;
+    void *state;
     uint16_t tx = tk_input(plan, op, 0), tw = tk_input(plan, op, 1), ty = tk_output(plan, op, 0);
     uint8_t layout;
     int err;
-    (void)op_index;
     (void)user_ctx;
 
     if (tx == TIGRIS_NONE16 || tw == TIGRIS_NONE16 || ty == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
@@ -34,7 +37,10 @@ int tigris_f32_fully_conn(const tigris_plan_t *plan, const tigris_op_t *op, uint
     k = x.c;
     m = w.n;
     if (w.c != k || y.n != rows || y.c != m) return TIGRIS_KERNEL_ERR_SHAPE;
-    if ((err = tk_feature_block(mem, m, &c0, &c1)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tk_feature_block(mem, op_index, m, &c0, &c1)) != TIGRIS_KERNEL_OK) return err;
+    err = tk_dense_blocks(plan, mem, op_index, tx, k, (uint64_t)rows * (uint64_t)(c1 - c0), &k0, &k1, &state);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    sums = (float *)state;
     if (op->num_inputs >= 3) {
         uint16_t tb = tk_input(plan, op, 2);
         if (tb == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
@@ -47,11 +53,16 @@ int tigris_f32_fully_conn(const tigris_plan_t *plan, const tigris_op_t *op, uint
     wd = (const float *)(const void *)w.data;
     yd = (float *)(void *)y.data;
     for (n = 0; n < rows; ++n) {
-        const float *xr = xd + (size_t)n * (size_t)k;
+        const float *xr = xd + (size_t)n * (size_t)(k1 - k0); /* x[n, k0 + i] for i in [0, k1 - k0) */
         for (j = c0; j < c1; ++j) {
-            const float *wr = wd + (size_t)j * (size_t)k;
-            float acc = 0.0f;
-            for (i = 0; i < k; ++i) acc += xr[i] * wr[i];
+            const float *wr = wd + (size_t)j * (size_t)k + (size_t)k0;
+            float *sum = sums != NULL ? sums + (size_t)n * (size_t)(c1 - c0) + (size_t)(j - c0) : NULL;
+            float acc = sum != NULL && k0 > 0 ? *sum : 0.0f;
+            for (i = 0; i < k1 - k0; ++i) acc += xr[i] * wr[i];
+            if (k1 < k) { /* an earlier reduction block: keep the partial sum */
+                *sum = acc;
+                continue;
+            }
             if (bias != NULL) acc += bias[j];
             yd[(size_t)n * (size_t)(c1 - c0) + (size_t)(j - c0)] = tk_activate(acc, op->activation);
         }

@@ -348,8 +348,9 @@ int tigris_i8_conv_transpose(const tigris_plan_t *plan, const tigris_op_t *op, u
 /* -- FULLY_CONN, MATMUL ------------------------------------------------------------------------- */
 
 /* x as rows of K values (any rank, whole), W [O, K] (PLAIN, or NK_HWC matching a channels-last
- * flatten), bias [O]; y [rows, O], or in output-feature blocks rows of features [c0, c1) only
- * (tk_feature_block). */
+ * flatten), bias [O]; y [rows, O], or in blocks of output features rows of features [c0, c1)
+ * only (tk_feature_block); in reduction blocks x holds K features [k0, k1) (tk_dense_blocks) and
+ * each int32 sum (bias first) is carried in the accumulator, requantized after the last block. */
 int tigris_i8_fully_conn(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                          void *user_ctx) {
     tigris_view_t x, y, w;
@@ -359,10 +360,11 @@ int tigris_i8_fully_conn(const tigris_plan_t *plan, const tigris_op_t *op, uint1
     const int32_t *bias, *ws;
     const tigris_tensor_t *wt;
     uint32_t max_bias, rows, r;
-    int32_t O, K, o, k, c0, c1;
+    int32_t O, K, o, k, c0, c1, k0, k1;
+    int32_t *sums;
+    void *state;
     uint16_t tw = tk_input(plan, op, 1), tx = tk_input(plan, op, 0), ty = tk_output(plan, op, 0);
     int err;
-    (void)op_index;
     (void)user_ctx;
     if (tw == TIGRIS_NONE16 || tx == TIGRIS_NONE16 || ty == TIGRIS_NONE16) return TIGRIS_KERNEL_ERR_PARAMS;
     if ((err = tigris_view_of(plan, mem, tx, &x)) != TIGRIS_KERNEL_OK) return err;
@@ -383,15 +385,24 @@ int tigris_i8_fully_conn(const tigris_plan_t *plan, const tigris_op_t *op, uint1
     if ((err = weight_q(plan, tw, 0, O, &wq)) != TIGRIS_KERNEL_OK) return err;
     if ((err = bias_of(plan, mem, op, 2, O, &bias, &max_bias)) != TIGRIS_KERNEL_OK) return err;
     if ((err = acc_fits((uint32_t)K, max_offset(&io.xs, op->input_zp), wq.max_offset, max_bias))) return err;
-    if ((err = tk_feature_block(mem, O, &c0, &c1)) != TIGRIS_KERNEL_OK) return err;
+    if ((err = tk_feature_block(mem, op_index, O, &c0, &c1)) != TIGRIS_KERNEL_OK) return err;
+    err = tk_dense_blocks(plan, mem, op_index, tx, K, (uint64_t)rows * (uint64_t)(c1 - c0), &k0, &k1, &state);
+    if (err != TIGRIS_KERNEL_OK) return err;
+    sums = (int32_t *)state;
     for (r = 0; r < rows; ++r) {
-        const uint8_t *xr = x.data + (size_t)r * (size_t)K;
+        const uint8_t *xr = x.data + (size_t)r * (size_t)(k1 - k0); /* x[r, k0 + k] for k in [0, k1 - k0) */
         uint8_t *yr = y.data + (size_t)r * (size_t)(c1 - c0); /* a block: rows of c1 - c0 features */
         for (o = c0; o < c1; ++o) {
-            const uint8_t *wr = w.data + (size_t)o * (size_t)K;
+            const uint8_t *wr = w.data + (size_t)o * (size_t)K + (size_t)k0;
             const int32_t w_off = weight_offset(&wq, o);
-            int32_t acc = bias != NULL ? bias[o] : 0;
-            for (k = 0; k < K; ++k) acc += centered(xr[k], io.xs.flip, io.x_off) * centered(wr[k], wq.s.flip, w_off);
+            int32_t *sum = sums != NULL ? sums + (size_t)r * (size_t)(c1 - c0) + (size_t)(o - c0) : NULL;
+            int32_t acc = sum != NULL && k0 > 0 ? *sum : (bias != NULL ? bias[o] : 0);
+            for (k = 0; k < k1 - k0; ++k)
+                acc += centered(xr[k], io.xs.flip, io.x_off) * centered(wr[k], wq.s.flip, w_off);
+            if (k1 < K) { /* an earlier reduction block: keep the partial sum (exact in int32: acc_fits) */
+                *sum = acc;
+                continue;
+            }
             yr[o - c0] = tigris_i8_byte(tigris_i8_requant(acc, tigris_i8_f32(q.bits[o]), io.y_zp, io.lo, io.hi));
         }
     }

@@ -208,19 +208,42 @@ static inline int tk_reduce_channels(const tigris_mem_t *mem, int32_t channels, 
     return TIGRIS_KERNEL_OK;
 }
 
-/* The output features [*c0, *c1) a dense op (tigris_band_op_feature_blocks) computes now: in a
- * stage run in output-feature blocks (docs/tgrs-format.md, "Output-feature blocks": channel
- * blocks without reduce_op) the block, written as rows of c1 - c0 values (its output holds only
- * them); else all `features`. TIGRIS_KERNEL_ERR_PARAMS if the block is not inside [0, features).
- * Each feature is computed as the untiled op computes it, so the blocks give the same bits. */
-static inline int tk_feature_block(const tigris_mem_t *mem, int32_t features, int32_t *c0, int32_t *c1) {
+/* The output features [*c0, *c1) dense op `op_index` (tigris_band_op_feature_blocks) computes
+ * now: in a stage run in blocks of its output features (docs/tgrs-format.md, "Output-feature
+ * blocks" and "Reduction blocks": channel blocks without reduce_op, or with this op as reduce_op)
+ * the block, written as rows of c1 - c0 values (its output holds only them); else all `features`.
+ * TIGRIS_KERNEL_ERR_PARAMS if the block is not inside [0, features). Each feature is computed as
+ * the untiled op computes it, so the blocks give the same bits. */
+static inline int tk_feature_block(const tigris_mem_t *mem, uint16_t op_index, int32_t features, int32_t *c0,
+                                   int32_t *c1) {
     *c0 = 0;
     *c1 = features;
-    if (!mem->tile.active || mem->tile.reduce_op != TIGRIS_NONE16 || mem->tile.c_end == 0) return TIGRIS_KERNEL_OK;
+    if (!mem->tile.active || mem->tile.c_end == 0) return TIGRIS_KERNEL_OK;
+    if (mem->tile.reduce_op != TIGRIS_NONE16 && mem->tile.reduce_op != op_index) return TIGRIS_KERNEL_OK;
     if (mem->tile.c_start < 0 || mem->tile.c_start >= mem->tile.c_end || mem->tile.c_end > features)
         return TIGRIS_KERNEL_ERR_PARAMS;
     *c0 = mem->tile.c_start;
     *c1 = mem->tile.c_end;
+    return TIGRIS_KERNEL_OK;
+}
+
+/* A dense op in reduction blocks (docs/tgrs-format.md, "Reduction blocks"): the K features
+ * [*k0, *k1) of input x (of `depth`) resident now, as rows of k1 - k0 values (the input's band),
+ * and *sums the partial sums of the block's `outputs` (batch rows x features) values, 4 bytes each,
+ * kept in the accumulator across the blocks; outside them [0, depth) and NULL. TIGRIS_KERNEL_ERR_BAND
+ * if the band is not inside the input, TIGRIS_KERNEL_ERR_PARAMS if the accumulator is missing,
+ * smaller or not 4-aligned. */
+static inline int tk_dense_blocks(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t op_index, uint16_t x,
+                                  int32_t depth, uint64_t outputs, int32_t *k0, int32_t *k1, void **sums) {
+    *k0 = 0;
+    *k1 = depth;
+    *sums = NULL;
+    if (!tk_reduces(mem, op_index)) return TIGRIS_KERNEL_OK;
+    tigris_mem_rows(mem, plan, x, k0, k1);
+    if (*k0 < 0 || *k0 >= *k1 || *k1 > depth) return TIGRIS_KERNEL_ERR_BAND;
+    if (mem->tile.acc == NULL || (uintptr_t)mem->tile.acc % sizeof(int32_t) != 0 || outputs * 4u > mem->tile.acc_bytes)
+        return TIGRIS_KERNEL_ERR_PARAMS;
+    *sums = mem->tile.acc;
     return TIGRIS_KERNEL_OK;
 }
 

@@ -213,13 +213,18 @@ func.func @main(%x: tensor<1x2x8x8xf32>, %s: tensor<1x2x8x8xf32>) -> tensor<1x4x
 
 // -----
 
-// A tiled FC: output-feature blocks. x 1x96 (384 bytes), y = fully_connected(x, W 64x96) 1x64 (256):
-// the stage holds both, 640 > 600. A block of b features keeps x whole and 4b bytes of y:
-//   384 + align16(4b) <= 600 -> 4b <= 216 -> align16 gives 224 at b = 53, 54 (608): b = 52 (208: 592),
-//   2 blocks (52 + 12), peak 592; x is read once a block.
-// LOWER (budget 150, align 64): x alone is 384 > 150, no block fits: normal.
+// A tiled FC in reduction blocks. x 1x96 (384 bytes), y = fully_connected(x, W 64x96) 1x64 (256):
+// the stage holds both, 640 > 600. Two ways to cut it, each block of output features reading the
+// whole input once (the fewest blocks win, then the fewest tiles):
+//   output-feature blocks, x whole: 384 + align16(4c) <= 600 -> c = 52 (208: 592), 2 blocks;
+//   reduction blocks of k input features, c features keeping c float partial sums:
+//   align16(4k) + align16(4c) + align16(4c) <= 600; at k = 1: 16 + 2 x align16(4c) <= 600 ->
+//   c = 64 (256 + 256 + 16 = 528), all features, 1 block: it wins. Then the deepest k at c = 64:
+//   align16(4k) <= 600 - 512 = 88 -> k = 20 (80: 592), 5 input blocks (out_h = 96 input features).
+// LOWER (budget 150, align 64): x alone is 384 > 150, and one input, one output feature and its
+//   sum are 64 each, 192 > 150: normal.
 // CHECK-LABEL: func.func @main(%x: tensor<1x96xf32>)
-// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 640, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 1, num_tiles = 1, halo = 0, out_h = 1, peak = 592, chain = -1, tile_c = 52, num_tiles_c = 2>>]
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 640, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 20, num_tiles = 5, halo = 0, out_h = 96, peak = 592, chain = -1, acc = 256, tile_c = 64>>]
 // LOWER-LABEL: func.func @main(%x: tensor<1x96xf32>)
 // LOWER-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 640, inputs = [0], outputs = [1]>]
 func.func @main(%x: tensor<1x96xf32>) -> tensor<1x64xf32> attributes {tgr.stages = [
@@ -227,6 +232,26 @@ func.func @main(%x: tensor<1x96xf32>) -> tensor<1x64xf32> attributes {tgr.stages
   %w = tgr.weight dense<1.0> : tensor<64x96xf32>
   %y = tgr.fully_connected %x, %w : (tensor<1x96xf32>, tensor<64x96xf32>) -> tensor<1x64xf32>
   func.return %y : tensor<1x64xf32>
+}
+
+// -----
+
+// A tiled FC in output-feature blocks: a short input, many features. x 1x16 (64), W 256x16,
+// y 1x256 (1024): 1088 > 600.
+//   output-feature blocks: 64 + align16(4c) <= 600 -> 4c <= 528 (536 aligns to 544) -> c = 132,
+//   2 blocks (132 + 124), peak 592;
+//   reduction blocks: 16 + 2 x align16(4c) <= 600 -> 4c <= 288 -> c = 72, 4 blocks: more reads.
+// LOWER (budget 150, align 64): output-feature blocks 64 + align64(4c) <= 150 -> c = 16 (64: 128),
+//   16 blocks; reduction blocks need 64 x 3 = 192 > 150.
+// CHECK-LABEL: func.func @main(%x: tensor<1x16xf32>)
+// CHECK-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1088, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 1, num_tiles = 1, halo = 0, out_h = 1, peak = 592, chain = -1, tile_c = 132, num_tiles_c = 2>>]
+// LOWER-LABEL: func.func @main(%x: tensor<1x16xf32>)
+// LOWER-SAME:      #tgr.stage<index = 0, steps = [0, 0], peak = 1088, inputs = [0], outputs = [1], strategy = tiled, tile = #tgr.tile_plan<tile_h = 1, num_tiles = 1, halo = 0, out_h = 1, peak = 128, chain = -1, tile_c = 16, num_tiles_c = 16>>]
+func.func @main(%x: tensor<1x16xf32>) -> tensor<1x256xf32> attributes {tgr.stages = [
+    #tgr.stage<index = 0, steps = [0, 0], peak = 0, inputs = [], outputs = []>]} {
+  %w = tgr.weight dense<1.0> : tensor<256x16xf32>
+  %y = tgr.fully_connected %x, %w : (tensor<1x16xf32>, tensor<256x16xf32>) -> tensor<1x256xf32>
+  func.return %y : tensor<1x256xf32>
 }
 
 // -----
