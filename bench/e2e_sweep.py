@@ -16,15 +16,16 @@ the model and runs the plan in a fast arena of exactly the budget, then checks:
   weights and fast_reserved fits beside every stage; without LZ4, `tigris analyze` at the budget
   gives the file's size as its flash figure and the verdict its plan implies.
 
-These are the checks CI runs on representative models only (test_compile.py's round trip,
-test_lowering_group_weights.py's reserve, test_cli_analyze.py's zoo test, test_end_to_end.py's
-matrix): this script runs them on every model at every budget.
+CI runs these plan checks on representative models only (test_compile.py's round trip,
+test_lowering_group_weights.py's reserve, test_cli_analyze.py's zoo test): this script runs them
+on every model at every budget it sweeps.
 
 Budgets default to `--steps` sizes spaced geometrically from a quarter of the model's minimum
 budget (tigris analyze's) to its unscheduled peak (one stage), aligned to 32 bytes: the range
 where the plan changes. Prints one row per model (budgets run, features seen, distance to
 onnxruntime) and every failure; exits 1 if any check failed. A full run (about 3,600 runs:
-24 budgets x 3 modes x 3 seeds x 18 models) takes ~5 minutes on 2 cores; `--models conv1d
+24 budgets x 3 modes x 3 seeds x 18 models) took ~5 minutes on 2 cores before the
+plan checks, which compile each plan a second time and analyze it (not re-timed); `--models conv1d
 --steps 4` a few seconds.
 """
 
