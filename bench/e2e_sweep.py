@@ -10,13 +10,22 @@ the model and runs the plan in a fast arena of exactly the budget, then checks:
 
 - per seed, the outputs are byte-identical across every budget and mode of the model;
 - they are within 1e-4 relative (float) or ORT_INT8_STEPS output steps (int8) of onnxruntime;
-- the run's statistics are the compiler's prediction for the plan (end_to_end.stat_mismatches).
+- the run's statistics are the compiler's prediction for the plan (end_to_end.stat_mismatches);
+- the plan file (test/support/plan_checks.py, on the first seed): it reads back as written and its
+  ops are the IR's runtime ops, a second compile gives the same bytes, LZ4 blocks hold their
+  weights and fast_reserved fits beside every stage; without LZ4, `tigris analyze` at the budget
+  gives the file's size as its flash figure and the verdict its plan implies.
+
+CI runs these plan checks on representative models only (test_compile.py's round trip,
+test_lowering_group_weights.py's reserve, test_cli_analyze.py's zoo test): this script runs them
+on every model at every budget it sweeps.
 
 Budgets default to `--steps` sizes spaced geometrically from a quarter of the model's minimum
 budget (tigris analyze's) to its unscheduled peak (one stage), aligned to 32 bytes: the range
 where the plan changes. Prints one row per model (budgets run, features seen, distance to
 onnxruntime) and every failure; exits 1 if any check failed. A full run (about 3,600 runs:
-24 budgets x 3 modes x 3 seeds x 18 models) takes ~5 minutes on 2 cores; `--models conv1d
+24 budgets x 3 modes x 3 seeds x 18 models) took ~5 minutes on 2 cores before the
+plan checks, which compile each plan a second time and analyze it (not re-timed); `--models conv1d
 --steps 4` a few seconds.
 """
 
@@ -26,6 +35,7 @@ import argparse
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -35,11 +45,16 @@ for folder in (HERE.parent / "test" / "models", HERE.parent / "test" / "support"
 
 from compiled_models import ORT_INT8_STEPS
 from end_to_end import (
-    FEATURES, budget_text, features, normalized, ort_distance, rerun, run_once, stat_mismatches,
+    FEATURES, Run, budget_text, compile_at, features, normalized, ort_distance, rerun, run_once, stat_mismatches,
 )  # fmt: skip
+from plan_checks import check_lz4_blocks, check_reserve, check_round_trip
+from xdsl.dialects.builtin import ModuleOp
 from zoo_models import build_models, model_keys
 
+from tigris.dialects.tgr.attributes import Strategy
 from tigris.tools.budgets import parse_size
+from tigris.tools.report import analyze_module
+from tigris.tools.report.analysis import Verdict
 from tigris.transforms.plan.graph import build_plan_graph
 from tigris.transforms.plan.memory import align_up, timeline
 from tigris.transforms.plan.passes import DEFAULT_ALIGN
@@ -96,6 +111,8 @@ def sweep_model(key: str, path: Path, budgets: list[int] | None, steps: int, see
                     break
                 runs += 1
                 seen |= features(run.c.plan, run.stats)
+                if seed == seeds[0]:
+                    failures += [f"{run.label}: {m}" for m in plan_failures(key, module, run)]
                 failures += [f"{run.label} seed {seed}: {m}" for m in stat_mismatches(run)]
                 if seed not in references:
                     references[seed] = (run.label, run.output_bytes)
@@ -109,6 +126,45 @@ def sweep_model(key: str, path: Path, budgets: list[int] | None, steps: int, see
     row = f"{key:26} {runs:4} runs, budgets {budget_text(budgets[0])}..{budget_text(budgets[-1])}: " \
           f"{worst:.3g} {unit} from onnxruntime; {kinds}"
     return row, failures
+
+
+def plan_failures(key: str, module: ModuleOp, run: Run) -> list[str]:
+    """The plan-file checks of one compile (module docstring); each failure as a line."""
+    compress = "lz4" if run.mode == "lz4" else "none"
+    checks: list[tuple[str, Callable[[], object]]] = [
+        ("round trip", lambda: check_round_trip(run.c.module, run.c.plan, run.c.plan_bytes, compress)),
+        ("deterministic", lambda: _same(compile_at(module, run.budget, run.mode)[1], run.c.plan_bytes)),
+    ]
+    if run.mode == "lz4":
+        checks += [("LZ4 blocks", lambda: check_lz4_blocks(run.c.module, run.c.plan_bytes)),
+                   ("reserve", lambda: check_reserve(run.c.plan_bytes, run.budget, DEFAULT_ALIGN))]
+    else:
+        checks.append(("analyze", lambda: _check_analyze(key, module, run)))
+    failures = []
+    for name, check in checks:
+        try:
+            check()
+        except AssertionError as e:
+            failures.append(f"{name}: {e}")
+    return failures
+
+
+def _same(a: bytes, b: bytes) -> None:
+    assert a == b, "a second compile wrote other bytes"
+
+
+def _check_analyze(key: str, module: ModuleOp, run: Run) -> None:
+    """`tigris analyze -m budget`: its flash figure is the size of the file `tigris compile` writes
+    (an XIP file is the same bytes with one flag), its verdict the one its plan implies."""
+    report = analyze_module(module, key, run.budget)
+    assert report.flash.total == len(run.c.plan_bytes), (report.flash.total, len(run.c.plan_bytes))
+    expected = (
+        Verdict.CANNOT_RUN if report.budget < report.min_budget
+        else Verdict.OVERFLOWS if report.scheduled_peak > report.budget
+        else Verdict.FITS if all(s.strategy is Strategy.NORMAL for s in report.stages)
+        else Verdict.FITS_TILED
+    )  # fmt: skip
+    assert report.verdict == expected, (report.verdict, expected)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

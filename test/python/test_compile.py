@@ -1,4 +1,7 @@
-"""tigris-compile + plan_file_from_module + `tigris compile` / `tigris inspect`."""
+"""tigris-compile + plan_file_from_module + `tigris compile` / `tigris inspect`.
+
+The zoo round trip runs on tgrs_zoo.REPRESENTATIVE in CI; bench/e2e_sweep.py runs its checks on
+the whole zoo at many budgets and modes."""
 
 from __future__ import annotations
 
@@ -6,26 +9,21 @@ import json
 import subprocess
 import sys
 
-import lz4.block
-import numpy as np
 import pytest
+from plan_checks import check_lz4_blocks, check_round_trip  # test/support
+from tgrs_zoo import REPRESENTATIVE  # test/support
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.parser import Parser
 
 from tigris.dialects import make_context
 from tigris.dialects.onnx.importer import import_model_file
 from tigris.dialects.tgr.traits import RuntimeOp
-from tigris.dialects.tgr.weight import WeightOp, weight_array
 from tigris.emit.tgrs import read_plan, write_plan
-from tigris.emit.tgrs.enums import SectionKind
 from tigris.emit.tgrs.from_ir import FromIrError, plan_file_from_module
-from tigris.emit.tgrs.reader import read_header, read_sections
-from tigris.emit.tgrs.records import WEIGHT_BLOCK
 from tigris.tools.cli import main
 from tigris.transforms import get_all_passes
-from tigris.transforms.pipelines import TigrisCompilePass
-from tigris.transforms.plan.graph import build_plan_graph, main_func
+from tigris.transforms.pipelines import NORMALIZE, TigrisCompilePass, run_passes
+from tigris.transforms.plan.graph import main_func
 
 BUDGETS = (1 << 22, 8192)  # roomy; small enough that every conv model tiles
 
@@ -36,55 +34,53 @@ def _compile(path, budget, compress):
     return module, plan_file_from_module(module, budget)
 
 
-def stored_blocks(data: bytes) -> list[tuple[bytes, int]]:
-    """Each weight block's stored bytes, cut from the file as its record says, and its raw_size."""
-    sections = read_sections(data, read_header(data))
-    if SectionKind.WEIGHT_BLOCKS not in sections:
-        return []
-    store = sections[SectionKind.WEIGHT_BLOCK_DATA][0]
-    records = WEIGHT_BLOCK.unpack_all(sections[SectionKind.WEIGHT_BLOCKS][0])
-    return [(store[r["offset"] : r["offset"] + r["size"]], r["raw_size"]) for r in records]
-
-
-def check_lz4_blocks(module: ModuleOp, data: bytes) -> int:
-    """Every LZ4 block of the file decompresses to the weights its entries claim, as the lowering
-    produced them (16-aligned, zero padding between), and those are the weights the lowering put
-    in that block. Returns the number of blocks."""
-    weights = [op for op in main_func(module).body.block.ops if isinstance(op, WeightOp)]  # the file's order
-    entries = read_plan(data).weights
-    lowered = [w.attributes.get("tgr.block") for w in weights]
-    blocks_lowered = [b.value.data if isinstance(b, IntegerAttr) else None for b in lowered]
-    assert [e.block for e in entries] == blocks_lowered
-    blocks = stored_blocks(data)
-    for b, (stored, raw_size) in enumerate(blocks):
-        raw = b""
-        for weight, entry in zip(weights, entries, strict=True):
-            if entry.block == b:
-                raw += bytes(-len(raw) % 16) + np.ascontiguousarray(weight_array(weight.value)).tobytes()
-        assert lz4.block.decompress(stored, uncompressed_size=raw_size) == raw, f"block {b}"
-        assert len(stored) < raw_size, f"block {b} is not smaller than its weights"
-    return len(blocks)
-
-
 @pytest.mark.parametrize("compress", ["none", "lz4"])
 @pytest.mark.parametrize("budget", BUDGETS)
 def test_zoo_compiles_and_round_trips(model_zoo, budget, compress):
-    tiled = 0
-    for key, path in sorted(model_zoo.items()):
+    """The representative models (tgrs_zoo.REPRESENTATIVE: every op type of the zoo, float and
+    int8, and at 8 KiB every tile-plan kind, asserted below) compile, write, read back as written,
+    compile again to the same bytes, and their LZ4 blocks hold their weights. The whole zoo at
+    many budgets and modes: bench/e2e_sweep.py (the same checks, plan_checks.py)."""
+    kinds: set[str] = set()
+    for key in REPRESENTATIVE:
+        path = model_zoo[key]
         module, plan = _compile(path, budget, compress)
         data = write_plan(plan, compress)
-        back = read_plan(data)
-        assert back.tensors == plan.tensors and back.ops == plan.ops and back.stages == plan.stages, key
-        assert back.tile_plans == plan.tile_plans and back.weights == plan.weights, key
-        assert back.quant_params == plan.quant_params and back.tables == plan.tables, key
-        ir_types = [s.op.get_trait(RuntimeOp).op_type for s in build_plan_graph(module).steps]
-        assert [int(op.op_type) for op in plan.ops] == ir_types, key
+        check_round_trip(module, plan, data, compress)
         assert data == write_plan(_compile(path, budget, compress)[1], compress), key  # deterministic
-        tiled += bool(plan.tile_plans)
+        kinds |= tile_kinds(plan)
         if compress == "lz4":
             check_lz4_blocks(module, data)
     if budget == 8192:
-        assert tiled >= len(model_zoo) // 2
+        assert kinds == {"rows", "2-D", "reduction", "chain of 2", "chain of 3+", "int8", "tables"}, kinds
+
+
+def tile_kinds(plan) -> set[str]:
+    """The tile-plan kinds a plan holds (row bands, 2-D tiles, reduction tiles, chains of 2 and
+    of 3+), and whether it has int8 quantization and lookup tables."""
+    kinds = {"int8"} if plan.quant_params else set()
+    kinds |= {"tables"} if plan.tables else set()
+    chains: dict[int, int] = {}
+    for stage in plan.stages:
+        tile = plan.tile_plans[stage.tile_plan] if stage.tile_plan is not None else None
+        if tile is not None and tile.chain >= 0:
+            chains[tile.chain] = chains.get(tile.chain, 0) + 1
+        elif tile is not None:
+            kinds.add("reduction" if tile.reduce_op is not None else "2-D" if tile.tile_w > 0 else "rows")
+    return kinds | {"chain of 2" if n == 2 else "chain of 3+" for n in chains.values()}
+
+
+def test_representative_models_hold_every_op_type_of_the_zoo(model_zoo):
+    """What makes REPRESENTATIVE enough for the format checks: its models' runtime ops are every
+    op type any zoo model has (read from the normalized IR, no planning)."""
+    def op_types(key):
+        module = import_model_file(model_zoo[key], None)
+        run_passes(NORMALIZE, Context(), module, verify_each=False)
+        return {op.get_trait(RuntimeOp).op_type for op in main_func(module).body.block.ops
+                if op.get_trait(RuntimeOp) is not None}  # fmt: skip
+
+    every = set().union(*(op_types(k) for k in model_zoo))
+    assert set().union(*(op_types(k) for k in REPRESENTATIVE)) == every
 
 
 def test_cli_compile_inspect(model_zoo, tmp_path, capsys):

@@ -17,6 +17,16 @@ VARIANTS = {
 }
 """How the weights are stored: raw blocks, LZ4 blocks, or raw and read in place (XIP)."""
 
+REPRESENTATIVE = (
+    "mobilenet_v3", "conv1d", "resnet8",  # float: row bands, 2-D and reduction tiles, chains; 1-D; softmax
+    "mobilenet_v2_int8", "unet_int8", "keras_mobilenet_v2_int8",  # int8: chains of 2 and 3+, resize, concat, pad
+    "silu_ops_int8", "dense_autoencoder_int8", "pytorch_idioms_int8", "shufflenet_v2_int8",  # tables, (de)quantize, gather, slice
+)  # fmt: skip
+"""The zoo models CI runs the per-model format checks on (test_compile's round trip, the C
+loader's fields): together they hold every op type of the zoo (test_compile checks it), float
+and int8, and at 8 KiB every tile-plan kind (row bands, 2-D, reduction, chains of 2 and 3+) and
+lookup tables. bench/e2e_sweep.py runs the same checks on the whole zoo."""
+
 
 @cache
 def _compile(path: str, budget: int, variant: str) -> bytes:

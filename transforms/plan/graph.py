@@ -8,7 +8,8 @@ name, so ops of other dialects plan the same way once they declare them.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+import weakref
+from dataclasses import dataclass, field, replace
 
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp, ReturnOp
@@ -67,7 +68,8 @@ class PlanGraph:
     memo: dict[object, object] = field(default_factory=dict, repr=False, compare=False)
     """Results of pure functions of the graph that the planner asks for again and again (a
     stage's tile extents per tile size: `bands.distinct_extents`), keyed by the function's
-    arguments; the graph is never changed once built."""
+    arguments; the graph is never changed once built. `build_plan_graph` hands a rebuilt graph
+    of an unchanged function the same memo (`_MEMOS`)."""
 
     @property
     def last_step(self) -> int:
@@ -131,7 +133,40 @@ def build_plan_graph(module: ModuleOp) -> PlanGraph:
             PlanStep(index, op, name, TileCategory.of(op), SpatialWindow.of(op), inputs, outputs, RowMap.of(op),
                      _macs(op), AccumulatesRows.of(op), SpatialWindow.of(op, axis=1), TileCategory.of(op, 1))
         )
-    return PlanGraph(steps, tensors)
+    graph = PlanGraph(steps, tensors)
+    facts = _facts(graph)
+    kept = _MEMOS.get(func)
+    if kept is not None and kept[0] == facts:
+        graph.memo = kept[1]
+    else:
+        _MEMOS[func] = (facts, graph.memo)
+    return graph
+
+
+_MEMOS: weakref.WeakKeyDictionary[FuncOp, tuple[tuple[object, ...], dict[object, object]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per function, the memo of the last graph built from it and the facts it was computed from.
+tigris-plan's passes each build the graph again (and tigris-compile's LZ4 reserve search plans
+the same graph at the budgets the re-plan then asks for): an unchanged function gets the memo,
+so no chain or tile plan is searched twice. The planner's own attributes are not facts."""
+
+PLANNER_ATTRS = frozenset({"tgr.step", "tgr.lifetime", "tgr.stage"})
+"""Attributes the planning passes write on ops: reading the graph again after them is the same graph."""
+
+
+def _facts(graph: PlanGraph) -> tuple[object, ...]:
+    """What a memoized planner result can depend on: every step and tensor as read, and each
+    step op's name, properties, other attributes and operand types (row maps and tile kinds read
+    them when asked). Holds no op, so the memo does not keep the function alive."""
+    steps = []
+    for step in graph.steps:
+        op = step.op
+        assert op is not None
+        attrs = tuple((k, v) for k, v in op.attributes.items() if k not in PLANNER_ATTRS)
+        steps.append((replace(step, op=None), op.name, tuple(op.properties.items()), attrs,
+                      tuple(v.type for v in op.operands)))
+    return (tuple(steps), tuple(replace(t) for t in graph.tensors))
 
 
 def _macs(op: Operation) -> int:
