@@ -197,6 +197,13 @@ def measure(paths: dict[str, Path], budget: int, repeat: int, callgrind: bool,
             row["untiled_ms"] = round(runtime_ms(flat, inputs, repeat)[1], 3)
             row["halo_pct"] = round(100 * halo_fraction(path, budget), 2)
             row["tile_overhead_pct"] = round(100 * (ours / row["untiled_ms"] - 1) - row["halo_pct"], 1)
+            if upstream is not None:  # the upstream at the same untiled budget, for the untiled ratio
+                up = upstream_ms(path, untiled, feeds, repeat, upstream)
+                if isinstance(up, str):
+                    print(f"{key}: upstream untiled skipped: {up}", file=sys.stderr)
+                else:
+                    row["upstream_untiled_ms"] = round(up, 3)
+                    row["vs_upstream_untiled"] = round(row["untiled_ms"] / up, 3)
             if callgrind:
                 with tempfile.TemporaryDirectory() as tmp:
                     flat_in = input_bytes(read_plan(flat), inputs)
@@ -231,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     header += ["upstream ms", "vs upstream"] if upstream else []
     header += ["instructions"] if args.callgrind else []
     header += ["untiled ms", "halo %", "tile overhead %"] if args.untiled else []
+    header += ["upstream untiled ms", "vs upstream untiled"] if args.untiled and upstream else []
     header += ["tile overhead % (instr)"] if args.untiled and args.callgrind else []
     cells = []
     for r in rows:
@@ -241,6 +249,9 @@ def main(argv: list[str] | None = None) -> int:
             cell += [f"{r['instructions']:,}" if r["instructions"] else "-"]
         if args.untiled:
             cell += [f"{r['untiled_ms']:.2f}", f"{r['halo_pct']:.1f}", f"{r['tile_overhead_pct']:.1f}"]
+            if upstream:
+                cell += ([f"{r['upstream_untiled_ms']:.2f}", f"{r['vs_upstream_untiled']:.2f}x"]
+                         if "upstream_untiled_ms" in r else ["-", "-"])
             if args.callgrind:
                 cell += [f"{r['tile_overhead_instr_pct']:.1f}" if "tile_overhead_instr_pct" in r else "-"]
         cells.append(cell)
@@ -249,9 +260,11 @@ def main(argv: list[str] | None = None) -> int:
         chosen = [r for r in rows if pick(r["model"])]
         vs_ort = geo_mean([r["ratio"] for r in chosen])
         vs_up = geo_mean([r["vs_upstream"] for r in chosen if "vs_upstream" in r])
+        vs_up_flat = geo_mean([r["vs_upstream_untiled"] for r in chosen if "vs_upstream_untiled" in r])
         if vs_ort is not None:
             print(f"geo-mean {kind} ({len(chosen)} models): ours / onnxruntime {vs_ort:.2f}x"
-                  + (f", ours / upstream {vs_up:.2f}x" if vs_up is not None else ""))
+                  + (f", ours / upstream {vs_up:.2f}x" if vs_up is not None else "")
+                  + (f", untiled ours / upstream {vs_up_flat:.2f}x" if vs_up_flat is not None else ""))
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "runtime_speed.json").write_text(json.dumps(rows, indent=1) + "\n")
     return 0

@@ -27,6 +27,7 @@ import runtime_ops  # test/support
 from compiled_models import Compiled, compile_model  # test/support
 from kernel_windows import check_windows, reference_binary  # test/support
 from onnx import TensorProto, helper, numpy_helper
+from tigris.emit.tgrs import read_plan
 from tigris.emit.tgrs.enums import DType, OpType
 from tigris.emit.tgrs.model import PlanFile
 from tigris.tools import runtime_build
@@ -267,8 +268,9 @@ def binary_model(channels: int, seed: int) -> onnx.ModelProto:
 @pytest.mark.parametrize("channels", [3, 17])
 def test_fast_int8_binary_ops_equal_the_reference_loop(channels: int, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
-    """The int8 binary ops' fast loop (dequantization tables, the op chosen once) gives the
-    reference loop's bytes, broadcast operands included."""
+    """The int8 binary ops' fast loop (dequantization tables, the op chosen once, runs merged across
+    pixels, tigris_i8_round_fast) gives the reference loop's bytes, broadcast operands included,
+    whole and on bands and 2-D windows."""
     c = compile_model(binary_model(channels, channels), tmp_path)
     kinds = {OpType(op.op_type).name for op in c.plan.ops}
     assert {"MUL", "ADD", "SUB", "MAX", "MIN", "DIV"} <= kinds, kinds
@@ -278,6 +280,11 @@ def test_fast_int8_binary_ops_equal_the_reference_loop(channels: int, tmp_path: 
     fast, ref = run_both(c, inputs, None, monkeypatch)
     for got, want in zip(fast, ref, strict=True):
         assert got.tobytes() == want.tobytes()
+    # bands and 2-D windows of every full-size activation after x (the global pool reads x whole)
+    rows = c.plan.tensors[c.plan.inputs[0]].shape[2]
+    held = [t for t, tensor in enumerate(c.plan.tensors) if tensor.weight is None and len(tensor.shape) == 4
+            and tensor.shape[2] == rows and t not in c.plan.inputs]  # fmt: skip
+    check_held(c.plan_bytes, [runtime_ops.to_runtime(x) for x in inputs], held, tmp_path)
 
 
 @dataclass(frozen=True)
@@ -411,3 +418,143 @@ def test_reference_build_is_the_oracle_the_fast_build_differs_from() -> None:
     """The two builds differ (the flag reaches the kernels): their libraries are not the same bytes."""
     fast = runtime_ops.run_ops_binary(sanitize=False)
     assert fast.read_bytes() != reference_binary(sanitize=False).read_bytes()
+
+
+# -- float32 element-wise ops, pad and resize ---------------------------------------------------
+
+
+def elementwise_model(channels: int, rows: int, cols: int, seed: int) -> onnx.ModelProto:
+    """A chain of every float32 binary op (full-shape operands, per-channel constants broadcast
+    over the pixels, scalars on either side) and of the unary ops with a fast loop (and tanh,
+    which keeps the reference's), from two inputs x and z of shape [1, C, H, W]."""
+    rng = np.random.default_rng(seed)
+    inits: list[onnx.TensorProto] = []
+    nodes: list[onnx.NodeProto] = []
+
+    def const(name: str, value: object) -> str:
+        return _const(inits, name, np.asarray(value, np.float32))
+
+    def node(op: str, ins: list[str], **attrs: object) -> str:
+        out = f"t{len(nodes)}"
+        nodes.append(helper.make_node(op, ins, [out], **attrs))
+        return out
+
+    def chan(name: str) -> str:
+        return const(name, rng.standard_normal((channels, 1, 1)))
+
+    y = node("Mul", ["x", node("Sigmoid", ["x"])])
+    y = node("Sub", [const("k0", [0.25]), node("Add", [y, chan("c0")])])
+    y = node("Div", [y, node("Add", [node("Abs", ["z"]), const("k1", [0.5])])])
+    y = node("PRelu", [node("Min", [node("Max", [y, "z"]), chan("c1")]), chan("c2")])
+    y = node("Mul", [node("Relu", [node("Add", [y, "z"])]), const("k2", [1.5])])
+    y = node("Clip", [node("Sub", [y, const("k3", [1.0])]), const("lo", -0.75), const("hi", 2.0)])
+    y = node("HardSwish", [node("Mul", [node("LeakyRelu", [y], alpha=0.1), const("k4", [3.0])])])
+    y = node("Clip", [node("Mul", [node("Tanh", [y]), "z"]), const("z6", 0.0), const("s6", 6.0)])
+    y = node("Sigmoid", [node("Sub", [y, "x"])])
+    info = [helper.make_tensor_value_info(n, TensorProto.FLOAT, [1, channels, rows, cols]) for n in ("x", "z")]
+    graph = helper.make_graph(nodes, "elementwise", info, [helper.make_tensor_value_info(y, TensorProto.FLOAT, None)],
+                              inits)  # fmt: skip
+    opsets = [helper.make_opsetid("", OPSET)]
+    model = helper.make_model(graph, opset_imports=opsets, ir_version=helper.find_min_ir_version_for(opsets))
+    return onnx.shape_inference.infer_shapes(model, strict_mode=True)
+
+
+def shape_model(op: str, shape: tuple[int, ...], **attrs: object) -> onnx.ModelProto:
+    """One float32 Pad (attrs: pads, mode, value) or Resize (attrs: scales, mode,
+    coordinate_transformation_mode) of an input x."""
+    inits: list[onnx.TensorProto] = []
+    if op == "Pad":
+        ins = ["x", _const(inits, "pads", np.asarray(attrs.pop("pads"), np.int64))]
+        if "value" in attrs:
+            ins.append(_const(inits, "value", np.float32(attrs.pop("value"))))
+    else:
+        ins = ["x", "", _const(inits, "scales", np.asarray(attrs.pop("scales"), np.float32))]
+    graph = helper.make_graph([helper.make_node(op, ins, ["y"], **attrs)], op.lower(),
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(shape))],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], inits)  # fmt: skip
+    opsets = [helper.make_opsetid("", OPSET)]
+    model = helper.make_model(graph, opset_imports=opsets, ir_version=helper.find_min_ir_version_for(opsets))
+    return onnx.shape_inference.infer_shapes(model, strict_mode=True)
+
+
+def run_raw(binary: Path, plan_bytes: bytes, inputs: list[np.ndarray], holds: dict[int, tuple[int, ...]],
+            folder: Path) -> np.ndarray:  # fmt: skip
+    """run_ops on runtime-layout inputs with each tensor of `holds` held as a band (h0, h1) or a
+    window (h0, h1, w0, w1): the (single) output's bytes as runtime-layout float32 or int8,
+    [N, rows, cols, C] of what it holds."""
+    plan = read_plan(plan_bytes)
+    args = []
+    for t, held in sorted(holds.items()):
+        args += ["--band" if len(held) == 2 else "--window", str(t), *map(str, held)]
+    (folder / "plan.tgrs").write_bytes(plan_bytes)
+    (folder / "in.bin").write_bytes(b"".join(np.ascontiguousarray(x).tobytes() for x in inputs))
+    done = subprocess.run([str(binary), str(folder / "plan.tgrs"), str(folder / "in.bin"), str(folder / "out.bin"), *args],
+                          capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (out,) = plan.outputs
+    n, c, h, w = plan.tensors[out].shape
+    held = holds.get(out, (0, h, 0, w))
+    rows, cols = held[1] - held[0], (held[3] - held[2]) if len(held) == 4 else w
+    dtype = np.float32 if plan.tensors[out].dtype == DType.F32 else np.int8
+    return np.frombuffer((folder / "out.bin").read_bytes(), dtype).reshape(n, rows, cols, c)
+
+
+def check_held(plan_bytes: bytes, inputs: list[np.ndarray], held: list[int], folder: Path) -> None:
+    """Both builds, whole and with the activations `held` as bands and windows of rows x columns
+    (the inputs whole or held too): the fast build's bytes are the reference build's, and a held
+    output is the same pixels of the whole run."""
+    plan = read_plan(plan_bytes)
+    _, _, h, w = plan.tensors[plan.outputs[0]].shape
+    binaries = {"fast": runtime_ops.run_ops_binary(sanitize=True), "reference": reference_binary(sanitize=True)}
+    whole = {k: run_raw(b, plan_bytes, inputs, {}, folder) for k, b in binaries.items()}
+    assert whole["fast"].tobytes() == whole["reference"].tobytes()
+    for window in [(1, h - 1), (0, 1), (1, h, 2, w - 1), (0, h - 2, 0, 3), (h // 2, h // 2 + 1, w - 1, w)]:
+        for tensors in (held, [t for t in held if t not in plan.inputs]):
+            holds = {t: window for t in tensors}
+            got = {k: run_raw(b, plan_bytes, inputs, holds, folder) for k, b in binaries.items()}
+            assert got["fast"].tobytes() == got["reference"].tobytes(), (window, tensors)
+            cols = slice(window[2], window[3]) if len(window) == 4 else slice(None)
+            assert np.array_equal(got["fast"], whole["fast"][:, window[0]:window[1], cols], equal_nan=True), window
+
+
+@pytest.mark.parametrize(("channels", "rows", "cols"), [(19, 5, 7), (3, 4, 9), (40, 3, 5)])
+def test_fast_f32_elementwise_ops_equal_the_reference_loops(channels: int, rows: int, cols: int,
+                                                            tmp_path: Path) -> None:  # fmt: skip
+    """The float32 binary and unary ops' fast loops (runs merged across pixels, the op chosen per
+    run, vectorizable blocks, the sigmoid in two passes) give the reference loops' bytes, whole
+    and on bands and 2-D windows: every activation held alike (runs merged across rows and
+    columns), or the inputs x and z whole and the rest held (strided runs against them)."""
+    c = compile_model(elementwise_model(channels, rows, cols, channels), tmp_path)
+    kinds = {OpType(op.op_type).name for op in c.plan.ops}
+    assert {"ADD", "SUB", "MUL", "DIV", "MAX", "MIN", "PRELU", "SIGMOID", "RELU", "RELU6", "CLIP", "LEAKY_RELU",
+            "HARD_SWISH", "TANH"} <= kinds, kinds  # fmt: skip
+    rng = np.random.default_rng(channels)
+    inputs = [rng.normal(0, 2, (1, rows, cols, channels)).astype(np.float32) for _ in c.plan.inputs]
+    held = [t for t, tensor in enumerate(c.plan.tensors) if tensor.weight is None and len(tensor.shape) == 4]
+    check_held(c.plan_bytes, inputs, held, tmp_path)
+
+
+SHAPE_CASES = {  # the fast runs (channels neither padded nor resized) and the reference loops
+    "pad_constant": ("Pad", (1, 7, 5, 6), dict(pads=[0, 0, 1, 2, 0, 0, 2, 1], value=0.5)),
+    "pad_edge": ("Pad", (1, 5, 6, 6), dict(pads=[0, 0, 2, 0, 0, 0, 0, 3], mode="edge")),
+    "pad_reflect": ("Pad", (1, 18, 5, 5), dict(pads=[0, 0, 1, 2, 0, 0, 2, 1], mode="reflect")),
+    "pad_channels": ("Pad", (1, 3, 4, 5), dict(pads=[0, 1, 1, 0, 0, 2, 0, 1], value=-1.0)),
+    "resize_nearest": ("Resize", (1, 21, 4, 5), dict(scales=[1, 1, 2, 2], mode="nearest")),
+    "resize_linear": ("Resize", (1, 17, 3, 4), dict(scales=[1, 1, 2, 3], mode="linear")),
+    "resize_linear_corners": ("Resize", (1, 6, 4, 3), dict(scales=[1, 1, 3, 2], mode="linear",
+                                                           coordinate_transformation_mode="align_corners")),
+    "resize_linear_asym": ("Resize", (1, 33, 3, 3), dict(scales=[1, 1, 2, 2], mode="linear",
+                                                         coordinate_transformation_mode="asymmetric")),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", SHAPE_CASES)
+def test_fast_f32_pad_and_resize_equal_the_reference_loops(name: str, tmp_path: Path) -> None:
+    """Pad and resize copy (or interpolate) a run of channels at a time when the channel axis is
+    neither padded nor resized: the reference loops' bytes, whole and for output bands and 2-D
+    windows read from the whole input."""
+    op, shape, attrs = SHAPE_CASES[name]
+    c = compile_model(shape_model(op, shape, **dict(attrs)), tmp_path)
+    assert [OpType(o.op_type).name for o in c.plan.ops] == [op.upper()]
+    x = np.random.default_rng(len(name)).normal(0, 1, runtime_ops.to_runtime(np.empty(shape)).shape)
+    check_held(c.plan_bytes, [x.astype(np.float32)], [c.plan.outputs[0]], tmp_path)

@@ -7,8 +7,10 @@
  * onnxruntime's hard_swish x * clamp(x / 6 + 0.5, 0, 1), clip as max then min.
  */
 #include <math.h>
+#include <stdint.h>
 
 #include "kernels_f32.h"
+#include "kernels_fast.h"
 
 /* A float32 operand or result of an element-wise op: in a 2-D tile, its window (the walk
  * covers exactly the output's resident pixels, and tigris_k_iter_broadcast checks that each
@@ -40,6 +42,105 @@ static int elementwise_walk(const tigris_plan_t *plan, const tigris_op_t *op, ti
     return TIGRIS_KERNEL_OK;
 }
 
+/* A binary op's float result (the reference loop's, and the fast loop's for strided runs). */
+static float binary_value(uint8_t type, float a, float b) {
+    switch (type) {
+    case TIGRIS_OP_ADD: return a + b;
+    case TIGRIS_OP_SUB: return a - b;
+    case TIGRIS_OP_MUL: return a * b;
+    case TIGRIS_OP_MAX: return (a > b || a != a) ? a : b; /* NaN propagates, as numpy */
+    case TIGRIS_OP_MIN: return (a < b || a != a) ? a : b;
+    case TIGRIS_OP_PRELU: return a >= 0.0f ? a : b * a; /* a = x, b = slope */
+    case TIGRIS_OP_POW_TENSOR: return powf(a, b);
+    default: return a / b;
+    }
+}
+
+/* Element-wise loops compilers vectorize at their default optimization (GCC -O2 vectorizes only
+ * what needs neither a scalar epilogue nor a run-time alias check): blocks of EW_BLOCK elements,
+ * a fixed trip count, over restrict pointers, then the rest one by one. BODY computes element k. */
+#define EW_BLOCK 16
+#define EW_LOOP(n, BODY)                                                                        \
+    do {                                                                                        \
+        int32_t i_ = 0, j_;                                                                     \
+        for (; i_ + EW_BLOCK <= (n); i_ += EW_BLOCK)                                            \
+            for (j_ = 0; j_ < EW_BLOCK; ++j_) {                                                 \
+                const int32_t k = i_ + j_;                                                      \
+                BODY;                                                                           \
+            }                                                                                   \
+        for (; i_ < (n); ++i_) {                                                                \
+            const int32_t k = i_;                                                               \
+            BODY;                                                                               \
+        }                                                                                       \
+    } while (0)
+
+/* The binary ops' float result of a_ and b_ (the reference loop's expressions), in a switch
+ * over the op type around EW_LOOP: the op is chosen once per run. */
+#define F32_BINARY_SWITCH(type, n, A, B)                                                        \
+    do {                                                                                        \
+        switch (type) {                                                                         \
+        case TIGRIS_OP_ADD: EW_LOOP(n, y[k] = (A) + (B)); break;                                \
+        case TIGRIS_OP_SUB: EW_LOOP(n, y[k] = (A) - (B)); break;                                \
+        case TIGRIS_OP_MUL: EW_LOOP(n, y[k] = (A) * (B)); break;                                \
+        case TIGRIS_OP_MAX: EW_LOOP(n, y[k] = ((A) > (B) || (A) != (A)) ? (A) : (B)); break;    \
+        case TIGRIS_OP_MIN: EW_LOOP(n, y[k] = ((A) < (B) || (A) != (A)) ? (A) : (B)); break;    \
+        case TIGRIS_OP_PRELU: EW_LOOP(n, y[k] = (A) >= 0.0f ? (A) : (B) * (A)); break;          \
+        case TIGRIS_OP_POW_TENSOR: EW_LOOP(n, y[k] = powf(A, B)); break;                        \
+        default: EW_LOOP(n, y[k] = (A) / (B)); break;                                           \
+        }                                                                                       \
+    } while (0)
+
+/* One contiguous run, y apart from a and b. */
+static void f32_binary_vv(uint8_t type, float *restrict y, const float *restrict a, const float *restrict b,
+                          int32_t n) {
+    F32_BINARY_SWITCH(type, n, a[k], b[k]);
+}
+
+/* One contiguous run of a against the single value b (broadcast along the run), y apart from a. */
+static void f32_binary_vs(uint8_t type, float *restrict y, const float *restrict a, const float b, int32_t n) {
+    F32_BINARY_SWITCH(type, n, a[k], b);
+}
+
+/* The single value a against a contiguous run of b, y apart from b. */
+static void f32_binary_sv(uint8_t type, float *restrict y, const float a, const float *restrict b, int32_t n) {
+    F32_BINARY_SWITCH(type, n, a, b[k]);
+}
+
+/* Whether n floats at p and at q share no byte. */
+static int disjoint(const float *p, const float *q, int32_t n) {
+    const uintptr_t a = (uintptr_t)p, b = (uintptr_t)q, len = (uintptr_t)n * sizeof(float);
+    return a + len <= b || b + len <= a;
+}
+
+/* The binary ops' walk merged into the longest runs (tk_iter_coalesce), the op chosen once per
+ * run, contiguous runs in vectorizable loops and the fused activation a second pass over the run:
+ * every element gets the reference loop's float operations in the same order, so the same bits.
+ * A run whose output overlaps an operand (never in a plan: each tensor has its own bytes) or
+ * that is strided takes the reference's loop. */
+static void f32_binary_fast(tk_iter_t *it, const tigris_op_t *op, float *y, const float *a, const float *b) {
+    const int32_t last = it->rank - 1;
+    const ptrdiff_t sy = it->stride[0][last], sa = it->stride[1][last], sb = it->stride[2][last];
+    const uint8_t type = op->op_type;
+    do {
+        const int32_t count = tk_iter_inner(it);
+        float *yp = y + it->off[0];
+        const float *ap = a + it->off[1], *bp = b + it->off[2];
+        int32_t i;
+        if (sy == 1 && sa == 1 && sb == 1 && disjoint(yp, ap, count) && disjoint(yp, bp, count)) {
+            f32_binary_vv(type, yp, ap, bp, count);
+        } else if (sy == 1 && sa == 1 && sb == 0 && disjoint(yp, ap, count) && disjoint(yp, bp, 1)) {
+            f32_binary_vs(type, yp, ap, *bp, count);
+        } else if (sy == 1 && sa == 0 && sb == 1 && disjoint(yp, bp, count) && disjoint(yp, ap, 1)) {
+            f32_binary_sv(type, yp, *ap, bp, count);
+        } else {
+            for (i = 0; i < count; ++i)
+                yp[(ptrdiff_t)i * sy] = binary_value(type, ap[(ptrdiff_t)i * sa], bp[(ptrdiff_t)i * sb]);
+        }
+        if (op->activation != TIGRIS_ACT_NONE)
+            for (i = 0; i < count; ++i) yp[(ptrdiff_t)i * sy] = tk_activate(yp[(ptrdiff_t)i * sy], op->activation);
+    } while (tk_iter_next(it));
+}
+
 /* ADD, SUB, MUL, DIV, MAX, MIN, PRELU (input 0 is x, input 1 the slope), POW_TENSOR (x ** y),
  * broadcast. */
 int tigris_f32_binary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
@@ -52,7 +153,13 @@ int tigris_f32_binary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
 
     err = elementwise_walk(plan, op, mem, 2, &y, x, &it);
     if (err != TIGRIS_KERNEL_OK) return err;
+    if (TK_FAST_ENABLED) tk_iter_coalesce(&it);
     if (!tk_iter_start(&it)) return TIGRIS_KERNEL_OK;
+    if (TK_FAST_ENABLED) {
+        f32_binary_fast(&it, op, (float *)(void *)y.data, (const float *)(const void *)x[0].data,
+                        (const float *)(const void *)x[1].data);
+        return TIGRIS_KERNEL_OK;
+    }
     do {
         const int32_t last = it.rank - 1, count = tk_iter_inner(&it);
         const ptrdiff_t sy = it.stride[0][last], sa = it.stride[1][last], sb = it.stride[2][last];
@@ -60,21 +167,9 @@ int tigris_f32_binary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
         const float *ap = (const float *)(const void *)x[0].data + it.off[1];
         const float *bp = (const float *)(const void *)x[1].data + it.off[2];
         int32_t i;
-        for (i = 0; i < count; ++i) {
-            const float a = ap[(ptrdiff_t)i * sa], b = bp[(ptrdiff_t)i * sb];
-            float v;
-            switch (op->op_type) {
-            case TIGRIS_OP_ADD: v = a + b; break;
-            case TIGRIS_OP_SUB: v = a - b; break;
-            case TIGRIS_OP_MUL: v = a * b; break;
-            case TIGRIS_OP_MAX: v = (a > b || a != a) ? a : b; break; /* NaN propagates, as numpy */
-            case TIGRIS_OP_MIN: v = (a < b || a != a) ? a : b; break;
-            case TIGRIS_OP_PRELU: v = a >= 0.0f ? a : b * a; break; /* a = x, b = slope */
-            case TIGRIS_OP_POW_TENSOR: v = powf(a, b); break;
-            default: v = a / b; break;
-            }
-            yp[(ptrdiff_t)i * sy] = tk_activate(v, op->activation);
-        }
+        for (i = 0; i < count; ++i)
+            yp[(ptrdiff_t)i * sy] = tk_activate(binary_value(op->op_type, ap[(ptrdiff_t)i * sa], bp[(ptrdiff_t)i * sb]),
+                                                op->activation);
     } while (tk_iter_next(&it));
     return TIGRIS_KERNEL_OK;
 }
@@ -106,6 +201,43 @@ static float unary_value(const tigris_op_t *op, float x) {
     }
 }
 
+/* One contiguous run of a unary op, y apart from x, with the op chosen once: the reference's
+ * float operations per element (unary_value's) in EW_LOOPs. The sigmoid takes two passes: the
+ * expf calls, then 1 or e over 1 + e in one division (the division of the reference's branch). */
+static void f32_unary_run(const tigris_op_t *op, float *restrict y, const float *restrict x, int32_t n) {
+    switch (op->op_type) {
+    case TIGRIS_OP_RELU: EW_LOOP(n, y[k] = x[k] < 0.0f ? 0.0f : x[k]); break;
+    case TIGRIS_OP_RELU6: EW_LOOP(n, y[k] = x[k] < 0.0f ? 0.0f : (x[k] > 6.0f ? 6.0f : x[k])); break;
+    case TIGRIS_OP_CLIP: {
+        const float lo = op->clip_min, hi = op->clip_max;
+        EW_LOOP(n, const float v = x[k] < lo ? lo : x[k]; y[k] = v > hi ? hi : v);
+        break;
+    }
+    case TIGRIS_OP_LEAKY_RELU: {
+        const float alpha = op->alpha;
+        EW_LOOP(n, y[k] = x[k] >= 0.0f ? x[k] : alpha * x[k]);
+        break;
+    }
+    case TIGRIS_OP_SIGMOID: {
+        int32_t i;
+        for (i = 0; i < n; ++i) y[i] = expf(-fabsf(x[i]));
+        EW_LOOP(n, const float e = y[k]; const float top = x[k] >= 0.0f ? 1.0f : e; y[k] = top / (1.0f + e));
+        break;
+    }
+    case TIGRIS_OP_HARD_SWISH: {
+        const float alpha = (float)(1.0 / 6.0);
+        EW_LOOP(n, float gate = alpha * x[k] + 0.5f; gate = gate > 1.0f ? 1.0f : gate; gate = gate < 0.0f ? 0.0f : gate;
+                y[k] = x[k] * gate);
+        break;
+    }
+    default: {
+        int32_t i;
+        for (i = 0; i < n; ++i) y[i] = unary_value(op, x[i]);
+        break;
+    }
+    }
+}
+
 int tigris_f32_unary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                      void *user_ctx) {
     tk_nd_t y, x;
@@ -116,6 +248,7 @@ int tigris_f32_unary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
 
     err = elementwise_walk(plan, op, mem, 1, &y, &x, &it);
     if (err != TIGRIS_KERNEL_OK) return err;
+    if (TK_FAST_ENABLED) tk_iter_coalesce(&it); /* the same walk in longer runs */
     if (!tk_iter_start(&it)) return TIGRIS_KERNEL_OK;
     do {
         const int32_t last = it.rank - 1, count = tk_iter_inner(&it);
@@ -123,6 +256,10 @@ int tigris_f32_unary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
         float *yp = (float *)(void *)y.data + it.off[0];
         const float *xp = (const float *)(const void *)x.data + it.off[1];
         int32_t i;
+        if (TK_FAST_ENABLED && sy == 1 && sx == 1 && disjoint(yp, xp, count)) {
+            f32_unary_run(op, yp, xp, count);
+            continue;
+        }
         for (i = 0; i < count; ++i) yp[(ptrdiff_t)i * sy] = unary_value(op, xp[(ptrdiff_t)i * sx]);
     } while (tk_iter_next(&it));
     return TIGRIS_KERNEL_OK;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kernels_f32.h"
+#include "kernels_fast.h"
 
 /* Copy `count` elements of `elem` bytes between strided runs. */
 static void copy_run(uint8_t *dst, ptrdiff_t dst_stride, const uint8_t *src, ptrdiff_t src_stride, int32_t count,
@@ -196,7 +197,7 @@ int tigris_f32_pad(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
     const int32_t *pads = tk_params(plan, op);
     const uint8_t mode = op->mode;
     int32_t r, a, last;
-    int err;
+    int err, copy_runs;
     (void)op_index;
     (void)user_ctx;
 
@@ -219,6 +220,10 @@ int tigris_f32_pad(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
     tigris_k_iter_output(&it, &y, NULL);
     if (r == 0 || !tk_iter_start(&it)) return TIGRIS_KERNEL_OK;
     last = r - 1;
+    /* fast: the last axis (channels) not padded and contiguous in both, so a run is one copy of
+     * x's run at the same indices (pad_source of index j is j) or one fill */
+    copy_runs = TK_FAST_ENABLED && pads[last] == 0 && pads[r + last] == 0 && it.stride[0][last] == 1 &&
+                x.strides[last] == 1;
     do {
         uint8_t *dst = y.data + it.off[0] * (ptrdiff_t)y.elem;
         const ptrdiff_t dst_step = it.stride[0][last] * (ptrdiff_t)y.elem;
@@ -234,6 +239,20 @@ int tigris_f32_pad(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op
             } else {
                 src += at;
             }
+        }
+        if (copy_runs) { /* the run is x's run of the same indices, or all padding */
+            const int32_t n = tk_iter_inner(&it);
+            if (inside) {
+                const ptrdiff_t at = tk_resident_offset(&x, last, it.lo[last]);
+                if (at < 0 || tk_resident_offset(&x, last, it.lo[last] + n - 1) < 0) return TIGRIS_KERNEL_ERR_BAND;
+                memcpy(dst, x.data + (src + at) * (ptrdiff_t)x.elem, (size_t)n * y.elem);
+            } else if (y.dtype == TIGRIS_DTYPE_F32) {
+                float *d = (float *)(void *)dst;
+                for (j = 0; j < n; ++j) d[j] = op->pad_value;
+            } else {
+                memset(dst, 0, (size_t)n * y.elem);
+            }
+            continue;
         }
         for (j = 0; j < tk_iter_inner(&it); ++j) {
             const int32_t s = inside ? pad_source(it.lo[last] + j, pads[last], pads[r + last], x.dims[last], mode) : -1;
@@ -299,6 +318,52 @@ static void resize_taps(const tigris_op_t *op, int32_t j, int32_t out_len, int32
     }
 }
 
+/* y[k] += w x[k] for k < n (one corner of a linear resize, over a run of channels). */
+static void add_scaled(float *restrict y, const float *restrict x, float w, int32_t n) {
+    int32_t i = 0, j;
+    for (; i + 16 <= n; i += 16)
+        for (j = 0; j < 16; ++j) y[i + j] += w * x[i + j];
+    for (; i < n; ++i) y[i] += w * x[i];
+}
+
+/* One run of the resize walk along a last axis with scale 1, contiguous in x and y: output j
+ * reads input j of that axis at every corner, so the reference's per-element taps are the same
+ * for the whole run. Nearest: one copy. Linear: the corners' weights (the reference's products,
+ * in its order) once, then each nonzero corner added over the run in the reference's corner
+ * order, from 0.0f: per element the same float operations in the same order. base and the
+ * outer taps and deltas are the reference's for this run. */
+static int resize_run(const tk_iter_t *it, const tk_nd_t *y, const tk_nd_t *x, const tk_taps_t *taps,
+                      const ptrdiff_t *delta, const int32_t *two, int32_t num_two, int linear, ptrdiff_t base) {
+    const int32_t last = it->rank - 1, n = tk_iter_inner(it);
+    const ptrdiff_t o0 = tk_resident_offset(x, last, it->lo[last]);
+    uint8_t *d = y->data + it->off[0] * (ptrdiff_t)y->elem;
+    float *yf = (float *)(void *)d;
+    uint32_t corner;
+    int32_t j;
+    if (o0 < 0 || tk_resident_offset(x, last, it->lo[last] + n - 1) < 0) return TIGRIS_KERNEL_ERR_BAND;
+    if (!linear) {
+        memcpy(d, x->data + (base + o0) * (ptrdiff_t)x->elem, (size_t)n * y->elem);
+        return TIGRIS_KERNEL_OK;
+    }
+    for (j = 0; j < n; ++j) yf[j] = 0.0f;
+    for (corner = 0; corner < (1u << num_two); ++corner) {
+        ptrdiff_t at = base + o0;
+        float weight = 1.0f;
+        int32_t k;
+        for (k = 0; k < num_two; ++k) {
+            const tk_taps_t *t = &taps[two[k]];
+            if ((corner >> k) & 1u) {
+                weight *= t->w1;
+                at += delta[two[k]];
+            } else {
+                weight *= t->w0;
+            }
+        }
+        if (weight != 0.0f) add_scaled(yf, (const float *)(const void *)x->data + at, weight, n);
+    }
+    return TIGRIS_KERNEL_OK;
+}
+
 int tigris_f32_resize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index, tigris_mem_t *mem,
                       void *user_ctx) {
     tk_nd_t y, x;
@@ -309,7 +374,7 @@ int tigris_f32_resize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
     const int32_t *scales = tk_params(plan, op);
     const int linear = op->mode == TIGRIS_RESIZE_LINEAR;
     int32_t r, a, last, num_two = 0;
-    int err;
+    int err, runs;
     (void)op_index;
     (void)user_ctx;
 
@@ -331,6 +396,8 @@ int tigris_f32_resize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
     tigris_k_iter_output(&it, &y, NULL);
     if (!tk_iter_start(&it)) return TIGRIS_KERNEL_OK;
     last = r - 1;
+    /* fast: the last axis (channels) not resized and contiguous in both (resize_run) */
+    runs = TK_FAST_ENABLED && scales[last] == 1 && it.stride[0][last] == 1 && x.strides[last] == 1;
     do {
         ptrdiff_t base = 0;
         int32_t j;
@@ -342,6 +409,11 @@ int tigris_f32_resize(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t
             if (o0 < 0 || o1 < 0) return TIGRIS_KERNEL_ERR_BAND;
             base += o0;
             delta[a] = o1 - o0;
+        }
+        if (runs) {
+            err = resize_run(&it, &y, &x, taps, delta, two, num_two, linear, base);
+            if (err != TIGRIS_KERNEL_OK) return err;
+            continue;
         }
         for (j = 0; j < tk_iter_inner(&it); ++j) {
             uint8_t *d = y.data + (it.off[0] + (ptrdiff_t)j * it.stride[0][last]) * (ptrdiff_t)y.elem;

@@ -40,7 +40,7 @@ static int walk_setup(tk_iter_t *it, const tk_nd_t *out, const tk_nd_t *a, const
             for (i_ = 0; i_ < count_; ++i_) {                                                         \
                 const float f1 = da[x1_[i_ * sa_]], f2 = db[x2_[i_ * sb_]];                           \
                 const float r_ = F;                                                                   \
-                y_[i_ * so_] = tigris_i8_byte(tigris_i8_quantize_to(&range, r_, yq->scale));          \
+                y_[i_ * so_] = tigris_i8_byte(tigris_i8_round_fast(&range, r_ / ys));                 \
             }                                                                                         \
         } while (tk_iter_next(it));                                                                   \
     } while (0)
@@ -48,10 +48,12 @@ static int walk_setup(tk_iter_t *it, const tk_nd_t *out, const tk_nd_t *a, const
 /* The binary ops' loop without per-element work that does not depend on the element: each
  * operand's 256 dequantized values in a table (the same function of the byte, so the same
  * floats), the op chosen once, the output range's bounds computed once; per element the
- * reference loop's arithmetic (the op in float32, then quantize). */
+ * reference loop's arithmetic (the op in float32, then quantize: the division by the scale, then
+ * tigris_i8_round_fast, the value of the reference's rintf rounding for every float). */
 static int binary_fast(tk_iter_t *it, uint8_t type, const tk_nd_t *out, const tk_nd_t *a, const tk_nd_t *b,
                        const tigris_i8_q_t *yq, const tigris_i8_q_t *aq, const tigris_i8_q_t *bq) {
     const tigris_i8_range_t range = tigris_i8_range(yq->zp, yq->s.qmin, yq->s.qmax);
+    const float ys = yq->scale;
     float da[256], db[256];
     int32_t v;
     for (v = 0; v < 256; ++v) {
@@ -89,6 +91,7 @@ int tigris_i8_binary(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t 
     if ((err = tigris_i8_tensor_q(plan, a.tensor, &aq)) != TIGRIS_KERNEL_OK) return err;
     if ((err = tigris_i8_tensor_q(plan, b.tensor, &bq)) != TIGRIS_KERNEL_OK) return err;
     if ((err = walk_setup(&it, &out, &a, &b)) != TIGRIS_KERNEL_OK) return err;
+    if (TK_FAST_ENABLED) tk_iter_coalesce(&it); /* the same walk in longer runs */
     if (!tk_iter_start(&it)) return TIGRIS_KERNEL_OK;
     if (TK_FAST_ENABLED) return binary_fast(&it, type, &out, &a, &b, &yq, &aq, &bq);
     do {

@@ -288,6 +288,29 @@ static inline int32_t tk_iter_inner(const tk_iter_t *it) {
     return it->hi[it->rank - 1] - it->lo[it->rank - 1];
 }
 
+/* Merge the innermost axis with the one outside it while, for every operand, a step of the
+ * outer axis is a whole run of the inner one (stride[outer] = stride[inner] x its extent): the
+ * merged walk visits the same offsets in the same order, in longer inner runs (a contiguous
+ * channels-last band or window becomes one run; a per-channel operand broadcast over pixels
+ * stops the merge at the channels). Call it before tk_iter_start. */
+static inline void tk_iter_coalesce(tk_iter_t *it) {
+    while (it->rank > 1) {
+        const int32_t in = it->rank - 1, out = in - 1;
+        const int64_t n_in = (int64_t)it->hi[in] - it->lo[in], n_out = (int64_t)it->hi[out] - it->lo[out];
+        int32_t k;
+        if (n_in <= 0 || n_out <= 0 || n_in * n_out > INT32_MAX) return;
+        for (k = 0; k < it->num_operands; ++k)
+            if (it->stride[k][out] != it->stride[k][in] * (ptrdiff_t)n_in) return;
+        for (k = 0; k < it->num_operands; ++k) {
+            it->origin[k] += (ptrdiff_t)it->lo[out] * it->stride[k][out] + (ptrdiff_t)it->lo[in] * it->stride[k][in];
+            it->stride[k][out] = it->stride[k][in];
+        }
+        it->lo[out] = 0;
+        it->hi[out] = (int32_t)(n_in * n_out);
+        it->rank = in;
+    }
+}
+
 /* Operand i of op (tensor index), TIGRIS_NONE16 if absent or out of range. */
 static inline uint16_t tk_input(const tigris_plan_t *plan, const tigris_op_t *op, uint32_t i) {
     uint16_t t;
