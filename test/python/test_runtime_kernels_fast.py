@@ -95,6 +95,11 @@ CASES = random_cases(seed=5, count=32) + [  # wide channels: full blocks and the
     ConvCase("pw_int8_wide", (1, 40, 6, 7), 37, (1, 1), (1, 1), (0, 0, 0, 0), (1, 1), 1, True, "int8"),
     ConvCase("pw_qdq_wide", (1, 67, 5, 7), 70, (1, 1), (1, 1), (0, 0, 0, 0), (1, 1), 1, False, "qdq", -11, 5),
     ConvCase("pw_f32_wide", (1, 40, 6, 7), 37, (1, 1), (1, 1), (0, 0, 0, 0), (1, 1), 1, True, "f32"),
+    # float conv windows over several 64-tap weight panels (partial sums held in the output), groups
+    # whose output channels are not a multiple of the 8-channel block, fewer than 8 channels
+    ConvCase("pw_f32_deep", (1, 150, 5, 9), 13, (1, 1), (1, 1), (0, 0, 0, 0), (1, 1), 1, True, "f32"),
+    ConvCase("conv3x3_f32_deep_grouped", (1, 70, 6, 9), 22, (3, 3), (1, 2), (1, 0, 2, 1), (2, 1), 2, False, "f32"),
+    ConvCase("conv5x5_f32_narrow", (1, 6, 9, 11), 3, (5, 5), (2, 1), (2, 2, 1, 2), (1, 1), 1, True, "f32"),
     # int8 depthwise windows beyond the centred-weight table (5 x 5) and beyond one row's chunk
     ConvCase("dw7x7_qdq", (1, 19, 11, 12), 19, (7, 7), (2, 1), (3, 2, 3, 4), (1, 1), 19, False, "qdq", 9, -3),
     ConvCase("dw1x37_qdq", (1, 18, 3, 40), 18, (1, 37), (1, 1), (0, 5, 0, 3), (1, 1), 18, False, "qdq", 12, 4),

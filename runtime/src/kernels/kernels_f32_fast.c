@@ -3,139 +3,212 @@
  *
  * Each output element is one float accumulator that adds x w over its in-image taps in the
  * reference order (window rows, then columns, then input channels), then the bias, then the
- * activation: the bytes of the reference loops. What changes is how many elements are in flight:
- * convolution computes two pixels by four output channels per pass over the window (each loaded
- * x serves four products, each w two), depthwise keeps a fixed-width block of channels in
- * registers across the taps instead of re-reading and re-writing the output per tap. Both walk
- * the resident window of the output (a 2-D tile or a band of whole rows) alike: a resident row
- * holds its columns side by side, so a window's pixels are as contiguous as a full row's.
+ * activation: the bytes of the reference loops. What changes is how many elements are in flight.
+ *
+ * Convolution is a small GEMM on the NHWC data: a block of OB output channels times up to PB
+ * output pixels per pass, each loaded x serving OB products and each weight PB. The weights of
+ * the block are packed tap-major (OB side by side per tap, a panel of SEG taps at a time on the
+ * stack), so the OB products of a tap are one contiguous run that compilers vectorize (GCC -O2:
+ * SLP, the OB x PB accumulators in vector registers): still one accumulator per element, taps in
+ * order; the panel is small (every kernel frame stays under 1 KiB). A panel covers taps [t0, t1)
+ * of the window (t: the weight index, row, column, channel);
+ * between panels the partial sums wait in the output, which is exact (a float stored and
+ * reloaded is the same float), and the last panel adds the bias and the activation.
+ * Depthwise keeps a fixed-width block of channels in registers across the taps instead of
+ * re-reading and re-writing the output per tap. Both walk the resident window of the output
+ * (a 2-D tile or a band of whole rows) alike: a resident row holds its columns side by side, so
+ * a window's pixels are as contiguous as a full row's.
  */
 #include "kernels_f32.h"
 #include "kernels_fast.h"
 
-#define OB 4        /* output channels per conv pass */
+#define OB 8        /* output channels per conv block (two 4-float vectors) */
+#define PB 4        /* output pixels per conv block */
+#define SEG 24      /* taps per packed weight panel: SEG x OB floats (768 B) on the stack */
 #define DW_CHUNK 16 /* depthwise channels accumulated side by side */
 
-/* acc[p][q] += x_p[i] w_q[i] for i < len, in order of i, for 2 pixels and OB channels. */
-static void dot_2x4(const float *x0, const float *x1, const float *const *w, size_t woff, int32_t len,
-                    float acc[2][OB]) {
-    const float *w0 = w[0] + woff, *w1 = w[1] + woff, *w2 = w[2] + woff, *w3 = w[3] + woff;
-    float a0 = acc[0][0], a1 = acc[0][1], a2 = acc[0][2], a3 = acc[0][3];
-    float b0 = acc[1][0], b1 = acc[1][1], b2 = acc[1][2], b3 = acc[1][3];
+/* One tap's products for the OB accumulators A0..A7 of a pixel whose x value is P. */
+#define MAC8(A, P)                                                                                  \
+    A##0 += P * w[0];                                                                               \
+    A##1 += P * w[1];                                                                               \
+    A##2 += P * w[2];                                                                               \
+    A##3 += P * w[3];                                                                               \
+    A##4 += P * w[4];                                                                               \
+    A##5 += P * w[5];                                                                               \
+    A##6 += P * w[6];                                                                               \
+    A##7 += P * w[7]
+
+#define LOAD8(A, ROW)                                                                               \
+    float A##0 = ROW[0], A##1 = ROW[1], A##2 = ROW[2], A##3 = ROW[3], A##4 = ROW[4], A##5 = ROW[5], \
+          A##6 = ROW[6], A##7 = ROW[7]
+
+#define STORE8(A, ROW)                                                                              \
+    ROW[0] = A##0;                                                                                  \
+    ROW[1] = A##1;                                                                                  \
+    ROW[2] = A##2;                                                                                  \
+    ROW[3] = A##3;                                                                                  \
+    ROW[4] = A##4;                                                                                  \
+    ROW[5] = A##5;                                                                                  \
+    ROW[6] = A##6;                                                                                  \
+    ROW[7] = A##7
+
+/* acc[p][q] += x_p[i] wt[i][q] for i < len, in order of i, for PB pixels x[p] and OB channels
+ * (scalar variables, so that the compiler keeps them in vector registers). */
+static void gemm_4x8(const float *const *x, const float *wt, int32_t len, float acc[PB][OB]) {
+    const float *x0 = x[0], *x1 = x[1], *x2 = x[2], *x3 = x[3];
+    LOAD8(a, acc[0]);
+    LOAD8(b, acc[1]);
+    LOAD8(c, acc[2]);
+    LOAD8(d, acc[3]);
     int32_t i;
     for (i = 0; i < len; ++i) {
-        const float p = x0[i], q = x1[i];
-        a0 += p * w0[i];
-        a1 += p * w1[i];
-        a2 += p * w2[i];
-        a3 += p * w3[i];
-        b0 += q * w0[i];
-        b1 += q * w1[i];
-        b2 += q * w2[i];
-        b3 += q * w3[i];
+        const float p0 = x0[i], p1 = x1[i], p2 = x2[i], p3 = x3[i];
+        const float *w = wt + (size_t)i * OB;
+        MAC8(a, p0);
+        MAC8(b, p1);
+        MAC8(c, p2);
+        MAC8(d, p3);
     }
-    acc[0][0] = a0;
-    acc[0][1] = a1;
-    acc[0][2] = a2;
-    acc[0][3] = a3;
-    acc[1][0] = b0;
-    acc[1][1] = b1;
-    acc[1][2] = b2;
-    acc[1][3] = b3;
+    STORE8(a, acc[0]);
+    STORE8(b, acc[1]);
+    STORE8(c, acc[2]);
+    STORE8(d, acc[3]);
 }
 
-/* dot_2x4 for one pixel: a pixel without a partner (a window's edge, or a tile's last
- * column) costs half a pair, not a whole one. */
-static void dot_1x4(const float *x0, const float *const *w, size_t woff, int32_t len, float acc[OB]) {
-    const float *w0 = w[0] + woff, *w1 = w[1] + woff, *w2 = w[2] + woff, *w3 = w[3] + woff;
-    float a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+/* gemm_4x8 for one pixel (a row's last pixels, or pixels whose windows clip differently). */
+static void gemm_1x8(const float *x0, const float *wt, int32_t len, float acc[OB]) {
+    LOAD8(a, acc);
     int32_t i;
     for (i = 0; i < len; ++i) {
-        const float p = x0[i];
-        a0 += p * w0[i];
-        a1 += p * w1[i];
-        a2 += p * w2[i];
-        a3 += p * w3[i];
+        const float p0 = x0[i];
+        const float *w = wt + (size_t)i * OB;
+        MAC8(a, p0);
     }
-    acc[0] = a0;
-    acc[1] = a1;
-    acc[2] = a2;
-    acc[3] = a3;
+    STORE8(a, acc);
 }
 
-/* The in-image taps of one output pixel of a conv, or of two (np) side by side whose windows
- * clip alike, for the output channels of one group starting at input channel cin. */
+/* The in-image taps of np (1..PB) output pixels side by side whose windows clip alike, for the
+ * output channels of one group starting at input channel cin. */
 typedef struct {
     int32_t n, iy0, ky0, ky1, ix0, kx0, kx1, np;
     size_t cin;
 } conv_window_t;
 
-/* acc[p][q] += the taps of win's pixel p with weight row w[q], window rows then columns, in
- * order (the reference order). No pointer into x is formed for a window of padding only. */
-static void conv_taps(const tk_f32_conv_args_t *a, const conv_window_t *win, const float *const *w,
-                      float acc[2][OB]) {
+/* acc[p][q] += the taps t in [t0, t1) of win's pixel p with the panel wt (tap t at row t - t0),
+ * window rows then columns then channels, in order (the reference order). A run of taps is a
+ * window row (group 1, no dilation along W: contiguous in x) or one tap's channels. No pointer
+ * into x is formed for a window of padding only. */
+static void conv_panel(const tk_f32_conv_args_t *a, const conv_window_t *win, const float *wt, size_t t0, size_t t1,
+                       float acc[PB][OB]) {
     const int32_t C = a->x->c, icg = C / a->group, taps = win->kx1 - win->kx0;
     const size_t pitch = (size_t)a->aw.s * (size_t)C, step = (size_t)a->aw.d * (size_t)C;
-    const int merge = a->group == 1 && a->aw.d == 1; /* a window row is one contiguous run */
-    int32_t ky, kx;
+    const int merge = a->group == 1 && a->aw.d == 1;
+    const size_t len = merge ? (size_t)taps * (size_t)icg : (size_t)icg;
+    int32_t ky, kx, p;
     for (ky = win->ky0; ky < win->ky1 && taps > 0; ++ky) {
-        const float *xp = tk_f32_row(a->x, win->n, win->iy0 + ky * a->ah.d) +
-                          tk_col(a->x, win->ix0 + win->kx0 * a->aw.d) + win->cin;
-        const size_t woff = ((size_t)ky * (size_t)a->aw.k + (size_t)win->kx0) * (size_t)icg;
+        const size_t tbase = ((size_t)ky * (size_t)a->aw.k + (size_t)win->kx0) * (size_t)icg;
+        const float *xp;
+        if (tbase >= t1) break; /* later rows start later still */
+        if (tbase + (size_t)taps * (size_t)icg <= t0) continue;
+        xp = tk_f32_row(a->x, win->n, win->iy0 + ky * a->ah.d) + tk_col(a->x, win->ix0 + win->kx0 * a->aw.d) + win->cin;
         for (kx = 0; kx < (merge ? 1 : taps); ++kx) {
-            const int32_t len = merge ? taps * icg : icg;
-            const float *xk = xp + (size_t)kx * step;
-            if (win->np == 2) dot_2x4(xk, xk + pitch, w, woff + (size_t)kx * (size_t)icg, len, acc);
-            else dot_1x4(xk, w, woff + (size_t)kx * (size_t)icg, len, acc[0]);
+            const size_t ta = tbase + (size_t)kx * (size_t)icg, tb = ta + len;
+            const size_t lo = ta > t0 ? ta : t0, hi = tb < t1 ? tb : t1;
+            const float *xk, *w;
+            if (lo >= hi) continue;
+            xk = xp + (size_t)kx * step + (lo - ta);
+            w = wt + (lo - t0) * OB;
+            if (win->np == PB) {
+                const float *xs[PB];
+                for (p = 0; p < PB; ++p) xs[p] = xk + (size_t)p * pitch;
+                gemm_4x8(xs, w, (int32_t)(hi - lo), acc);
+            } else {
+                for (p = 0; p < win->np; ++p) gemm_1x8(xk + (size_t)p * pitch, w, (int32_t)(hi - lo), acc[p]);
+            }
         }
     }
 }
 
-int tk_f32_conv_fast(const tk_f32_conv_args_t *a) {
+/* y[q] = the activation of acc[q] (+ bias[q] if bias), q < nq: the reference's last steps, in
+ * fixed-length loops for a whole block. */
+static void conv_finish(float *y, const float *acc, const float *bias, uint8_t activation, int32_t nq) {
+    float v[OB];
+    int32_t q;
+    if (nq != OB) {
+        for (q = 0; q < nq; ++q) y[q] = tk_activate(bias != NULL ? acc[q] + bias[q] : acc[q], activation);
+        return;
+    }
+    if (bias != NULL) {
+        for (q = 0; q < OB; ++q) v[q] = acc[q] + bias[q];
+    } else {
+        for (q = 0; q < OB; ++q) v[q] = acc[q];
+    }
+    if (activation == TIGRIS_ACT_RELU) {
+        for (q = 0; q < OB; ++q) v[q] = v[q] < 0.0f ? 0.0f : v[q];
+    } else if (activation == TIGRIS_ACT_RELU6) {
+        for (q = 0; q < OB; ++q) v[q] = v[q] < 0.0f ? 0.0f : (v[q] > 6.0f ? 6.0f : v[q]);
+    }
+    for (q = 0; q < OB; ++q) y[q] = v[q];
+}
+
+/* Every resident output pixel's channels [o, o + nq) over the panel of taps [t0, t1): from 0
+ * (the first panel) or the partial sums in y, back into y, the bias and the activation after
+ * the last panel. */
+TK_NOINLINE static void conv_block_panel(const tk_f32_conv_args_t *a, const float *wt, int32_t o, int32_t nq, size_t cin,
+                             size_t t0, size_t t1, size_t T) {
     const tigris_view_t *x = a->x, *y = a->y;
-    const int32_t O = y->c, icg = x->c / a->group, ocg = O / a->group;
-    const size_t T = (size_t)a->ah.k * (size_t)a->aw.k * (size_t)icg;
     conv_window_t win;
-    int32_t oy, ox, o, p, q;
+    float acc[PB][OB];
+    int32_t oy, ox, p, q;
+    win.cin = cin;
     for (win.n = 0; win.n < y->n; ++win.n) {
         for (oy = y->h_start; oy < y->h_end; ++oy) {
             float *yrow = tk_f32_row(y, win.n, oy);
             win.iy0 = oy * a->ah.s - a->ah.pb;
             tk_axis_taps(&a->ah, win.iy0, 0, x->h, &win.ky0, &win.ky1);
             for (ox = y->w_start; ox < y->w_end; ox += win.np) {
-                int32_t kx0b, kx1b;
                 win.ix0 = ox * a->aw.s - a->aw.pb;
                 tk_axis_taps(&a->aw, win.ix0, 0, x->w, &win.kx0, &win.kx1);
-                win.np = 1;
-                if (ox + 1 < y->w_end) {
-                    tk_axis_taps(&a->aw, win.ix0 + a->aw.s, 0, x->w, &kx0b, &kx1b);
-                    if (kx0b == win.kx0 && kx1b == win.kx1) win.np = 2;
+                for (win.np = 1; win.np < PB && ox + win.np < y->w_end; ++win.np) {
+                    int32_t k0, k1;
+                    tk_axis_taps(&a->aw, win.ix0 + win.np * a->aw.s, 0, x->w, &k0, &k1);
+                    if (k0 != win.kx0 || k1 != win.kx1) break;
                 }
-                for (o = 0; o < O; o += OB) {
-                    const int32_t g = o / ocg;
-                    const float *w[OB];
-                    float acc[2][OB];
-                    int32_t nq = 0;
-                    win.cin = (size_t)g * (size_t)icg;
-                    /* a block stays inside one group; lanes past its end repeat its last channel */
-                    for (q = 0; q < OB; ++q) {
-                        const int32_t oc = o + q < O && (o + q) / ocg == g ? o + q : o + nq - 1;
-                        if (oc == o + q) ++nq;
-                        w[q] = a->w + (size_t)oc * T;
-                        acc[0][q] = acc[1][q] = 0.0f;
+                for (p = 0; p < win.np; ++p) {
+                    const float *yp = yrow + tk_col(y, ox + p) + (size_t)o;
+                    for (q = 0; q < OB; ++q) acc[p][q] = 0.0f;
+                    for (q = 0; t0 != 0 && q < nq; ++q) acc[p][q] = yp[q];
+                }
+                conv_panel(a, &win, wt, t0, t1, acc);
+                for (p = 0; p < win.np; ++p) {
+                    float *yp = yrow + tk_col(y, ox + p) + (size_t)o;
+                    if (t1 == T) {
+                        conv_finish(yp, acc[p], a->bias != NULL ? a->bias + o : NULL, a->activation, nq);
+                    } else {
+                        for (q = 0; q < nq; ++q) yp[q] = acc[p][q];
                     }
-                    conv_taps(a, &win, w, acc);
-                    for (p = 0; p < win.np; ++p) {
-                        float *yp = yrow + tk_col(y, ox + p) + (size_t)o;
-                        for (q = 0; q < nq; ++q) {
-                            float v = acc[p][q];
-                            if (a->bias != NULL) v += a->bias[o + q];
-                            yp[q] = tk_activate(v, a->activation);
-                        }
-                    }
-                    if (nq < OB) o -= OB - nq; /* the next block starts at the next group */
                 }
             }
+        }
+    }
+}
+
+int tk_f32_conv_fast(const tk_f32_conv_args_t *a) {
+    const int32_t O = a->y->c, icg = a->x->c / a->group, ocg = O / a->group;
+    const size_t T = (size_t)a->ah.k * (size_t)a->aw.k * (size_t)icg;
+    float wt[SEG * OB];
+    int32_t o, nq, q;
+    for (o = 0; o < O; o += nq) { /* a block stays inside one group */
+        const int32_t g = o / ocg;
+        size_t t0, t;
+        nq = (g + 1) * ocg - o < OB ? (g + 1) * ocg - o : OB;
+        for (t0 = 0; t0 < T; t0 += SEG) {
+            const size_t t1 = T - t0 < SEG ? T : t0 + SEG;
+            for (q = 0; q < OB; ++q) { /* lanes past the block repeat its last channel */
+                const float *wq = a->w + (size_t)(o + (q < nq ? q : nq - 1)) * T;
+                for (t = t0; t < t1; ++t) wt[(t - t0) * OB + (size_t)q] = wq[t];
+            }
+            conv_block_panel(a, wt, o, nq, (size_t)g * (size_t)icg, t0, t1, T);
         }
     }
     return TIGRIS_KERNEL_OK;

@@ -12,8 +12,11 @@
  *     (max, exact int32 sums);
  *   - float32: every output element sums its taps in the reference order (taps row by row, then
  *     the input channels, the bias last) into one float accumulator; blocking only computes
- *     several elements side by side, never splits or reorders one element's sum, and does not
- *     depend on the band or tile, so a tiled run equals an untiled one.
+ *     several elements side by side, never reorders one element's sum (a convolution's sum cut
+ *     into weight panels waits in the output between them, stored and reloaded exactly), and
+ *     does not depend on the band or tile, so a tiled run equals an untiled one;
+ *   - float32 element-wise ops, pad and resize: per element the reference's float operations,
+ *     the op chosen once per run of elements instead of per element.
  * Building with -DTIGRIS_KERNELS_REFERENCE_ONLY leaves the reference loops alone: the oracle of
  * test_runtime_kernels_fast.py.
  *
@@ -97,6 +100,14 @@ static inline int32_t tk_axis_pool_count(const tk_axis_t *ax, int32_t start, int
     else tk_axis_taps(ax, start, 0, ax->in, &first, &end);
     return end - first;
 }
+
+/* A function the compiler must not inline: a loop that vectorizes alone but not inside its
+ * caller's loop nest, or a frame that must not add to its caller's (no frame above 1 KiB). */
+#if defined(__GNUC__)
+#define TK_NOINLINE __attribute__((noinline))
+#else
+#define TK_NOINLINE
+#endif
 
 /* Whether the fast paths are built in (0 under TIGRIS_KERNELS_REFERENCE_ONLY). */
 #ifdef TIGRIS_KERNELS_REFERENCE_ONLY

@@ -38,12 +38,7 @@ static inline int32_t wrap_i32(uint32_t v) {
  * once after the loop; with an int16 and an int8 operand, GCC's dot-product pattern (pmaddwd
  * on SSE2) multiplies and adds pairs. The rest runs one value at a time. Each loop is a function
  * of its own: inlined into a caller's loop nest, GCC loses the fact that the trip count is a
- * multiple of BLOCK and leaves the loop scalar. */
-#if defined(__GNUC__)
-#define TK_NOINLINE __attribute__((noinline))
-#else
-#define TK_NOINLINE
-#endif
+ * multiple of BLOCK and leaves the loop scalar (TK_NOINLINE, kernels_fast.h). */
 
 /* s[0..3] += sums over i < len of x0 w0, x0 w1, x1 w0, x1 w1 (modulo 2^32). */
 TK_NOINLINE static void dot_2x2(const int16_t *x0, const int16_t *x1, const int8_t *w0, const int8_t *w1,
