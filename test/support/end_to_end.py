@@ -42,8 +42,9 @@ REDUCE = "reduction tiles"
 TILED_2D = "2-D tiles"
 LZ4 = "LZ4 blocks"
 XIP = "XIP"
+DENSE_BLOCKS = "dense layer in blocks"
 FEATURES = (ONE_STAGE, NORMAL_SPILLS, TILED_HALO, TILED_STRIDE2, CHAIN_2, CHAIN_3, CONCAT_IN_TILE,
-            ADD_IN_TILE, RESIZE_IN_TILE, OVERFLOW, LZ4, XIP, REDUCE, TILED_2D)  # fmt: skip
+            ADD_IN_TILE, RESIZE_IN_TILE, OVERFLOW, LZ4, XIP, REDUCE, TILED_2D, DENSE_BLOCKS)  # fmt: skip
 """What the matrix must exercise (issues F6, G2), each read from the plan file and the run's stats."""
 
 WINDOWS = frozenset({OpType.CONV, OpType.DEPTHWISE, OpType.CONV1D, OpType.MAX_POOL, OpType.AVG_POOL})
@@ -124,7 +125,9 @@ def features(plan: PlanFile, stats: dict[str, int]) -> frozenset[str]:
     for s, kind in zip(plan.stages, strategy):
         ops = [plan.ops[i] for i in s.ops]
         if kind == "tiled" and stats["stages_tiled"] > 0:
-            found |= {REDUCE} if tiles[s.tile_plan].reduce_op is not None else set()
+            dense = tiles[s.tile_plan].tile_c > 0 and all(op.op_type == OpType.FULLY_CONN for op in ops)
+            found |= {DENSE_BLOCKS} if dense else set()
+            found |= {REDUCE} if tiles[s.tile_plan].reduce_op is not None and not dense else set()
             found |= {TILED_2D} if tiles[s.tile_plan].tile_w > 0 and stats["total_tiles"] > 0 else set()
             found |= {TILED_HALO} if tiles[s.tile_plan].halo > 0 else set()
             found |= {TILED_STRIDE2} if any(op.op_type in WINDOWS and op.stride_h == 2 for op in ops) else set()
