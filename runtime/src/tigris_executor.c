@@ -333,14 +333,20 @@ static int dense_blocks(const tigris_plan_t *plan, const tigris_tile_plan_t *tp)
     return tp->reduce_op < plan->header->num_ops && tigris_band_op_feature_blocks(plan->ops[tp->reduce_op].op_type);
 }
 
-/* Output-feature blocks: one row (no row, column or chain tiling), blocks of tile_c covering
- * the M features of the stage's one output. */
+/* A dense op's stage in blocks of its output features: blocks of tile_c cover the M features
+ * of the stage's one output (feature_output). */
+static int features_covered(const tigris_plan_t *plan, const tigris_stage_t *st, const tigris_tile_plan_t *tp) {
+    uint16_t o = feature_output(plan, st);
+    return o != TIGRIS_NONE16 &&
+           covers(tp->tile_c, tp->num_tiles_c, (uint32_t)tigris_tensor_shape(plan, &plan->tensors[o])[1]);
+}
+
+/* Output-feature blocks: one row (no row, column or chain tiling), the blocks covering the
+ * output's features. */
 static int feature_blocks_ok(const tigris_plan_t *plan, uint16_t s, const tigris_tile_plan_t *tp) {
-    uint16_t o = feature_output(plan, &plan->stages[s]);
-    if (o == TIGRIS_NONE16 || tp->chain >= 0 || tp->tile_h != 1 || tp->num_tiles != 1 || tp->out_h != 1 ||
-        tp->halo != 0 || tp->tile_w != 0)
+    if (tp->chain >= 0 || tp->tile_h != 1 || tp->num_tiles != 1 || tp->out_h != 1 || tp->halo != 0 || tp->tile_w != 0)
         return 0;
-    return covers(tp->tile_c, tp->num_tiles_c, (uint32_t)tigris_tensor_shape(plan, &plan->tensors[o])[1]);
+    return features_covered(plan, &plan->stages[s], tp);
 }
 
 /* Reduction tiles (docs/tgrs-format.md): a lone stage whose last op accumulates, the tile
@@ -360,9 +366,8 @@ static int reduction_ok(const tigris_plan_t *plan, uint16_t s, const tigris_tile
     if (tp->acc_bytes == 0 || tp->acc_bytes > tp->peak || op->num_inputs == 0) return 0;
     if (tigris_band_op_feature_blocks(op->op_type)) { /* a dense op in reduction blocks of its K input features */
         in = &plan->tensors[tigris_op_inputs(plan, op)[0]];
-        return tp->tile_c != 0 && tp->tile_w == 0 && feature_output(plan, st) != TIGRIS_NONE16 &&
-               covers(tp->tile_c, tp->num_tiles_c, (uint32_t)tigris_tensor_shape(plan, &plan->tensors[feature_output(plan, st)])[1]) &&
-               in->ndim == 2 && (uint32_t)tigris_tensor_shape(plan, in)[1] == tp->out_h;
+        return tp->tile_c != 0 && tp->tile_w == 0 && features_covered(plan, st, tp) && in->ndim == 2 &&
+               (uint32_t)tigris_tensor_shape(plan, in)[1] == tp->out_h;
     }
     if (!tigris_band_op_accumulates(op->op_type)) return 0;
     in = &plan->tensors[tigris_op_inputs(plan, op)[0]];
