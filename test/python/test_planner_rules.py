@@ -26,6 +26,7 @@ from tigris.transforms.plan.tiling import (
     chain_rows,
     input_rows,
     is_tileable,
+    is_tileable_2d,
     plan_spatial,
     receptive_field,
 )
@@ -162,11 +163,20 @@ def test_receptive_field_table_dw_plus_conv_in_a_plan() -> None:
     conv, out = conv_text(shape, 3, name="%c", src="%d")
     body = f"{dw}\n  {conv}\n  func.return %c : {t(out)}"
     g = graph(f"func.func @main(%x: {t((1, 2, 16, 8))}) -> {t(out)} {{\n  {body}\n}}")
-    plan = plan_memory(g, 1500, 16)
+    plan = plan_memory(g, 1500, 16, cuts="greedy")
     assert [s.strategy for s in plan.stages] == ["chain", "chain"]
     tile = plan.stages[0].tile
     assert tile is not None
     assert (tile.halo, tile.tile_h, tile.num_tiles, tile.peak, tile.chain) == (4, 10, 2, 1472, 0)
+    # The shortest path fuses the two ops into one stage with the same bands: x and dw live at
+    # the depthwise (23 rows), dw and the output at the conv (11 + 10 rows): the same peak and
+    # traffic, one stage fewer, so it wins the tie.
+    fused = plan_memory(g, 1500, 16)
+    assert [(s.stage.first, s.stage.last, s.strategy) for s in fused.stages] == [(0, 1, "tiled")]
+    tile = fused.stages[0].tile
+    assert tile is not None
+    assert (tile.halo, tile.tile_h, tile.num_tiles, tile.peak, tile.chain) == (4, 10, 2, 1472, -1)
+    assert fused.traffic == plan.traffic and fused.halo_macs == plan.halo_macs
 
 
 # -- row back-propagation: the spec's formula and band_rows ----------------------------------------
@@ -446,11 +456,15 @@ def test_spatial_tile_height_formula_then_lowered() -> None:
 
 
 def test_tileability_rules() -> None:
-    # two spatial ops in a stage: not tileable; one spatial op plus pointwise: tileable
+    # two spatial ops in a stage: tileable (a fused stage) in output rows, not in 2-D tiles;
+    # one spatial op plus pointwise: tileable both ways
     g = graph(RESIDUAL)
-    assert not is_tileable(g, make_stage(g, 0, 0, 1, 16))
-    assert is_tileable(g, make_stage(g, 0, 1, 2, 16))
+    assert is_tileable(g, make_stage(g, 0, 0, 1, 16)) and not is_tileable_2d(g, make_stage(g, 0, 0, 1, 16))
+    assert is_tileable(g, make_stage(g, 0, 1, 2, 16)) and is_tileable_2d(g, make_stage(g, 0, 1, 2, 16))
     assert is_tileable(g, make_stage(g, 0, 0, 0, 16))
+    # the whole residual block as one stage: 1 output row needs c2 1, c1 3 (the second conv),
+    # x 5 (the first conv; the add's own row is inside that), clamped to its 4 rows
+    assert band_rows(g, make_stage(g, 0, 0, 2, 16), 1) == {3: 1, 2: 1, 1: 3, 0: 4}
     # the residual's stage 1 -> 2 does not link: stage 2 also reads x
     s0, s1, s2 = (make_stage(g, i, i, i, 16) for i in range(3))
     assert chain_links(g, s0, s1) and not chain_links(g, s1, s2)

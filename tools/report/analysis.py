@@ -26,7 +26,7 @@ from tigris.tools.report.flash import Flash, compiled_flash
 from tigris.tools.report.slow_memory import needs_slow_memory, slow_peak
 from tigris.transforms.plan.graph import PlanStep, main_func
 from tigris.transforms.plan.passes import DEFAULT_ALIGN, TigrisPlanPass, written_plan
-from tigris.transforms.plan.tiling import feature_block_step
+from tigris.transforms.plan.tiling import feature_block_step, spatial_ops
 from tigris.transforms.plan.planner import (
     Plan,
     minimum_budget,
@@ -75,6 +75,7 @@ class TileInfo:
     halo_w: int = 0
     tile_c: int = 0  # channel blocks (reduction tiles: channels; a dense op: output features) per block
     dense: bool = False  # a dense op in blocks of output features (reduction blocks: tile_h input features a tile)
+    windows: int = 0  # spatial ops in the stage: more than one, a fused stage (`tiling.spatial_ops`)
 
 
 @dataclass(frozen=True)
@@ -216,7 +217,7 @@ def stage_rows(plan: Plan) -> tuple[StageRow, ...]:
                 tuple(g.tensors[t].name for t in s.outputs),
                 sp.strategy,
                 TileInfo(tile.tile_h, tile.halo, tile.total_tiles, tile.chain, tile.acc, tile.tile_w, tile.halo_w,
-                         tile.tile_c, feature_block_step(g, s) is not None and tile.tile_c > 0)
+                         tile.tile_c, feature_block_step(g, s) is not None and tile.tile_c > 0, spatial_ops(g, [s]))
                 if tile is not None else None,
             )
         )

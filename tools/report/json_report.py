@@ -32,7 +32,7 @@ def _stage(s: StageRow) -> dict[str, Any]:
     if s.tile is not None:
         tile = {"tile_h": s.tile.tile_h, "halo": s.tile.halo, "tiles": s.tile.tiles, "chain": s.tile.chain,
                 "acc": s.tile.acc, "tile_w": s.tile.tile_w, "halo_w": s.tile.halo_w, "tile_c": s.tile.tile_c,
-                "dense": s.tile.dense}
+                "dense": s.tile.dense, "windows": s.tile.windows}
     return {
         "index": s.index,
         "first_op": s.first_op,

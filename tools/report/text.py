@@ -140,7 +140,8 @@ def _strategy(s: StageRow) -> str:
     if t.tile_w:
         return f"tiled 2-D: {t.tile_h} x {t.tile_w}, halo {t.halo} x {t.halo_w}, {t.tiles} tiles"
     kind = "tiled" if t.chain < 0 else f"chain {t.chain}"
-    return f"{kind}: tile_h {t.tile_h}, halo {t.halo}, {t.tiles} tiles"
+    fused = f" fused ({t.windows} windows)" if t.windows > 1 else ""
+    return f"{kind}{fused}: tile_h {t.tile_h}, halo {t.halo}, {t.tiles} tiles"
 
 
 def _stage_table(r: AnalysisReport) -> list[str]:

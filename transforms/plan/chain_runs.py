@@ -25,7 +25,7 @@ from tigris.dialects.tgr.attributes import Strategy
 from tigris.transforms.plan.cuts import group_traffic
 from tigris.transforms.plan.graph import PlanGraph
 from tigris.transforms.plan.temporal import Stage
-from tigris.transforms.plan.tiling import TilePlan, chain_links, computed_elements
+from tigris.transforms.plan.tiling import TilePlan, chain_links, recompute_macs
 
 MAX_CHAIN = 24
 """Longest chain tried: a chain's bands shrink as it grows, so longer ones rarely fit."""
@@ -42,15 +42,6 @@ def linked_runs(graph: PlanGraph, stages: list[Stage]) -> list[tuple[int, int]]:
             runs.append((i, j))
         i = j + 1
     return runs
-
-
-def chain_halo_macs(graph: PlanGraph, stages: list[Stage], tile: TilePlan) -> int:
-    """MACs a chain's tiles compute beyond the stages' outputs (as `planner.measure` counts)."""
-    extra = 0
-    for step, (computed, total) in computed_elements(graph, stages, tile).items():
-        if computed > total and total:
-            extra += graph.steps[step].macs * (computed - total) // total
-    return extra
 
 
 Single = tuple[Strategy, TilePlan | None]
@@ -80,7 +71,7 @@ def best_grouping(
             if a != b and tile is None:
                 costs[a, b] = None
             else:
-                halo = chain_halo_macs(graph, run[a : b + 1], tile) if tile is not None and not tile.reduces else 0
+                halo = recompute_macs(graph, run[a : b + 1], tile) if tile is not None else 0
                 costs[a, b] = (sum(group_traffic(graph, run[a : b + 1], tile)), halo)
         return costs[a, b]
 

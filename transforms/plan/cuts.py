@@ -3,8 +3,9 @@ between the fast arena and slow memory.
 
 Cut points between steps are nodes 0..n (node k: before step k). An edge (i, j) is the stage of
 steps i..j-1; it exists when some plan the planner knows runs that stage within the budget
-(normal, output-row or 2-D tiles, reduction tiles: `fitting_tile`), or when it is one step that
-no plan fits (it overflows, as the greedy allows too). Its weight is what `measure` counts for
+(normal, output-row or 2-D tiles, reduction tiles, feature blocks; output-row tiles through
+several spatial ops, a fused stage, when it recomputes little: `fitting_tile`), or when it is one
+step that no plan fits (it overflows, as the greedy allows too). Its weight is what `measure` counts for
 that stage on its own (`group_traffic`): the bytes of every tensor it loads (a tiled stage's
 input bands, halo overlaps included) plus every tensor it spills (outputs read later, skip
 tensors crossing the cut, model outputs). A stage's traffic depends only on its own steps, so
@@ -31,11 +32,15 @@ nothing longer from i can fit either:
     the arena from its birth to min(j, its death), one loaded from earlier from i to its last
     reader in [i, j]; extending j never shortens either interval, so every step's live bytes
     (hence the peak) can only grow;
-  - a structural or dense op, or a second spatial op, stays in every longer stage, and output-row
-    and 2-D tiles need neither (`tiling.is_tileable`); reduction tiles need a single step.
-Whether a tiling fits is *not* monotone (the stage's outputs, hence its band heights, change with
-its end; a row map can shrink bands), so stages that can still be tiled are scanned on, up to
-`MAX_SPAN` steps.
+  - a structural or dense op stays in every longer stage, and output-row and 2-D tiles need
+    none (`tiling.is_tileable`); reduction tiles and feature blocks need a single step.
+Whether a tiling fits is *not* monotone in general (the stage's outputs, hence its band heights,
+change with its end; a row map can shrink bands), so stages that can still be tiled are scanned
+on, up to `MAX_SPAN` steps, with one more bound, for fused stages (several spatial ops, which run
+in full-width rows only): once one-row bands of a fused stage do not fit, the scan stops. That is
+a bound on the search, not a proof: extending a stage keeps every tensor's rows at one or more
+and the windows after it only widen its band, so one-row bands rarely fit again, and without it
+every longer span would ask the tile search (the 224x224 MobileNetV2 compiled 15x slower).
 """
 
 from __future__ import annotations
@@ -48,7 +53,10 @@ from tigris.dialects.tgr.traits import TileKind
 from tigris.transforms.plan.graph import PlanGraph
 from tigris.transforms.plan.memory import align_up, lifetimes
 from tigris.transforms.plan.temporal import Stage, make_stage
-from tigris.transforms.plan.tiling import TilePlan, plan_feature_blocks, plan_reduction, plan_spatial, tile_reads
+from tigris.transforms.plan.tiling import (
+    TilePlan, is_tileable, one_row_fits, plan_feature_blocks, plan_reduction, plan_spatial, recompute_macs, spatial_ops,
+    tile_reads,
+)
 
 MAX_SPAN = 64
 """The longest stage (in steps) the search tries, beside the greedy's own stages: a stage that
@@ -56,15 +64,30 @@ fits untiled is cheap to extend, but every over-budget one whose ops can be tile
 tiling search, and a stage longer than this almost never fits a small arena anyway."""
 
 
-def fitting_tile(graph: PlanGraph, stage: Stage, budget: int, align: int) -> TilePlan | None:
+MAX_RECOMPUTE = 0.10
+"""Halo recompute the planner may buy traffic with (`--max-recompute`, a share of MACs): a
+partition other than the greedy's may add this share of the model's MACs to the greedy plan's,
+and a fused stage (several spatial ops, `fitting_tile`) may recompute this share of its own."""
+
+
+def fitting_tile(
+    graph: PlanGraph, stage: Stage, budget: int, align: int, max_recompute: float = MAX_RECOMPUTE
+) -> TilePlan | None:
     """The tile plan an over-budget stage runs with: output-row bands (or 2-D tiles), else
-    reduction tiles, else output-feature blocks of a dense op, when their peak fits the budget; None when none fits (the stage then runs
-    normally and overflows). Remembered on the graph: the cut search, and both partitions the
-    planner compares, ask for the same stages."""
-    key = ("fitting_tile", stage.first, stage.last, budget, align)
+    reduction tiles, else output-feature blocks of a dense op, when their peak fits the budget;
+    None when none fits (the stage then runs normally and overflows). A fused stage's bands
+    recompute the rows where its windows overlap, in every op before its last window: its tiles
+    are taken only if that is at most `max_recompute` of the stage's MACs, so fused stages add
+    at most that share of the model's MACs in all. Remembered on the graph: the cut search, and
+    both partitions the planner compares, ask for the same stages."""
+    key = ("fitting_tile", stage.first, stage.last, budget, align, max_recompute)
     if key not in graph.memo:
         tile = (plan_spatial(graph, stage, budget, align) or plan_reduction(graph, stage, budget, align)
                 or plan_feature_blocks(graph, stage, budget, align))
+        if tile is not None and tile.peak <= budget and spatial_ops(graph, [stage]) > 1:
+            macs = sum(s.macs for s in graph.steps[stage.first : stage.last + 1])
+            if recompute_macs(graph, [stage], tile) > max_recompute * macs:
+                tile = None
         graph.memo[key] = tile if tile is not None and tile.peak <= budget else None
     return graph.memo[key]  # type: ignore[return-value]
 
@@ -94,7 +117,7 @@ class StageScan:
     peak: int = 0
     loaded: int = 0  # bytes of tensors from earlier stages that the stage reads
     spilled: int = 0  # bytes of tensors it produces that a later step or the host needs
-    spatial: int = 0  # spatial ops so far (output-row and 2-D tiles take one: `tiling.is_tileable`)
+    spatial: int = 0  # spatial ops so far (more than one: a fused stage, cut in full-width rows only)
     untileable: bool = False  # some op is structural or dense (`TileKind.tileable`): never tiled
     live: list[int] = field(default_factory=list)  # bytes live at each step first..last
     _alive: int = 0  # bytes of tensors born inside and live at `last`
@@ -143,11 +166,13 @@ class StageScan:
 
 def shortest_path_stages(
     graph: PlanGraph, budget: int, align: int, greedy: Sequence[Stage] = (),
-    groups: Sequence[tuple[Sequence[Stage], int]] = (),
+    groups: Sequence[tuple[Sequence[Stage], int]] = (), max_recompute: float = MAX_RECOMPUTE, fused: bool = True,
 ) -> list[Stage]:  # fmt: skip
     """The partition of least slow-memory traffic (module docstring). `greedy`: the greedy's
     stages, whose spans are scanned to their end whatever `MAX_SPAN`; `groups`: runs of stages
-    with their traffic as one group (the greedy's chains), extra edges whose stages are kept."""
+    with their traffic as one group (the greedy's chains), extra edges whose stages are kept.
+    `fused=False`: no tiled stage holds more than one spatial op (the search before fused stages,
+    a candidate `planner.plan_memory` weighs too)."""
     n = len(graph.steps)
     sizes = [align_up(t.nbytes, align) for t in graph.tensors]
     deaths = [span.death for span in lifetimes(graph)]
@@ -171,10 +196,10 @@ def shortest_path_stages(
         scan = StageScan(graph, i, sizes, deaths)
         while scan.last + 1 < n and (scan.steps < MAX_SPAN or scan.last < greedy_end.get(i, -1)):
             scan.extend()
-            cost = _edge_cost(graph, scan, budget, align)
+            cost, longer = _edge_cost(graph, scan, budget, align, max_recompute, fused)
             if cost is not None:
                 relax(i, scan.last + 1, cost, [(i, scan.last)])
-            elif scan.steps > 1 and (scan.untileable or scan.spatial > 1) and scan.peak > budget:
+            elif not longer:
                 break  # nothing longer from i fits (module docstring)
         for j, cost, stages in extra[i]:
             relax(i, j, cost, stages)
@@ -186,14 +211,23 @@ def shortest_path_stages(
     return [make_stage(graph, k, a, b, align) for k, (a, b) in enumerate(bounds)]
 
 
-def _edge_cost(graph: PlanGraph, scan: StageScan, budget: int, align: int) -> int | None:
+def _edge_cost(
+    graph: PlanGraph, scan: StageScan, budget: int, align: int, max_recompute: float, fused: bool
+) -> tuple[int | None, bool]:
     """Slow-memory bytes of the scanned stage as an edge, None if it is not one: untiled if it
-    fits, else tiled if a tiling fits, else only a lone step (which overflows)."""
+    fits, else tiled if a tiling fits (`fused`: also with several spatial ops), else only a lone
+    step (which overflows); and whether a longer stage from the same start may still be one
+    (module docstring)."""
     if scan.peak <= budget:
-        return scan.loaded + scan.spilled
-    if scan.spatial <= 1 and not scan.untileable or scan.steps == 1:
-        stage = make_stage(graph, 0, scan.first, scan.last, align)
-        tile = fitting_tile(graph, stage, budget, align)
+        return scan.loaded + scan.spilled, True
+    if (scan.untileable or not fused and scan.spatial > 1) and scan.steps > 1:
+        return None, False
+    stage = make_stage(graph, 0, scan.first, scan.last, align)
+    if not scan.untileable or scan.steps == 1:
+        tile = fitting_tile(graph, stage, budget, align, max_recompute)
         if tile is not None:
-            return sum(group_traffic(graph, [stage], tile))
-    return scan.loaded + scan.spilled if scan.steps == 1 else None
+            return sum(group_traffic(graph, [stage], tile)), True
+    if scan.steps == 1:
+        return scan.loaded + scan.spilled, True
+    fused = scan.spatial > 1 and is_tileable(graph, stage)
+    return None, not (fused and not one_row_fits(graph, stage, budget, align))

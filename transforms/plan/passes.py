@@ -191,7 +191,9 @@ def _tile_stages(op: ModuleOp, budget: int, align: int, chains: bool, max_recomp
     graph = build_plan_graph(op)
     stages = read_stages(op, graph, align)
     allowance = None if max_recompute is None else int(max_recompute / 100 * total_macs(graph))
-    plans = assign_strategies(graph, stages, budget, align, chains=chains, recompute_allowance=allowance)
+    fraction = MAX_RECOMPUTE if max_recompute is None else max_recompute / 100
+    plans = assign_strategies(graph, stages, budget, align, chains=chains, recompute_allowance=allowance,
+                              max_recompute=fraction)
     write_stages(op, graph, stages, plans)
 
 

@@ -21,17 +21,14 @@ from tigris.dialects.tgr.attributes import Strategy
 from tigris.transforms.plan.geometry import Axis, has_axis
 from tigris.transforms.plan.graph import PlanGraph, PlanStep
 from tigris.transforms.plan.memory import align_up, timeline
-from tigris.transforms.plan.chain_runs import best_grouping, linked_runs
-from tigris.transforms.plan.cuts import fitting_tile, group_traffic, shortest_path_stages
+from tigris.transforms.plan.chain_runs import MAX_CHAIN, best_grouping, linked_runs
+from tigris.transforms.plan.cuts import MAX_RECOMPUTE, fitting_tile, group_traffic, shortest_path_stages
 from tigris.transforms.plan.temporal import Stage, make_stage, partition_temporal
 from tigris.transforms.plan.tiling import (
-    TilePlan, chain_links, is_tileable, plan_chain, tiles_peak, computed_elements, is_tileable_2d, reduction_peak,
+    TilePlan, chain_links, is_tileable, plan_chain, tiles_peak, recompute_macs, is_tileable_2d, reduction_peak,
     reduction_step, tile_peak_2d, feature_block_peak, feature_block_step,
 )
 
-MAX_RECOMPUTE = 0.10
-"""The halo recompute (a share of the model's MACs) that a partition other than the greedy's may
-add to the greedy plan's when it saves traffic: bytes are not bought with unbounded compute."""
 
 CUTS = ("shortest", "greedy")
 """How the planner cuts stages: the least slow-memory traffic (`cuts.shortest_path_stages`,
@@ -83,14 +80,15 @@ def plan_memory(
     graph: PlanGraph, budget: int, align: int, cuts: str = "shortest", max_recompute: float = MAX_RECOMPUTE
 ) -> Plan:
     """The plan at `budget`. With `cuts="shortest"`, the greedy's partition and the shortest
-    path's (`cuts.py`) are both planned (strategies, chains) and measured, and the better is
-    kept: no overflow first, then the least slow-memory traffic, the least halo recompute, the
+    path's (`cuts.py`), with fused stages and without, are planned (strategies, chains) and
+    measured, and the best is kept: no overflow first, then the least slow-memory traffic, the least halo recompute, the
     fewest stages; the greedy's on a tie, and whenever the other recomputes more than
     `max_recompute` (a fraction, default `MAX_RECOMPUTE`) of the model's MACs beyond what the
     greedy's plan recomputes (`--max-recompute PCT`). The shortest path moves no more bytes
-    than the greedy before chains (`cuts.py`), but chains may favour either partition, so only
-    comparing both guarantees the plan never moves more than the greedy's. The greedy's chains
-    are edges of the search too, with their measured traffic."""
+    than the greedy before chains (`cuts.py`), but chains may favour any of the partitions, so
+    only comparing them guarantees the plan never moves more than the greedy's, nor more than
+    the shortest path's without fused stages (the planner before them). The greedy's chains are
+    edges of the search too, with their measured traffic."""
     if cuts not in CUTS:
         raise ValueError(f"cuts={cuts!r}: expected one of {', '.join(CUTS)}")
     if not 0 <= max_recompute:
@@ -100,29 +98,51 @@ def plan_memory(
     allowance = int(max_recompute * total_macs(graph))
 
     def planned(stages: list[Stage]) -> Plan:
-        plans = assign_strategies(graph, stages, budget, align, recompute_allowance=allowance)
+        plans = assign_strategies(graph, stages, budget, align, recompute_allowance=allowance,
+                                  max_recompute=max_recompute)
         plan = Plan(graph, budget, align, plans, whole.peak, whole.peak_step)
         measure(plan)
         return plan
 
     greedy = partition_temporal(graph, budget, align)
     best = planned(greedy)
+    greedy_halo = best.halo_macs
     if cuts == "shortest":
-        shortest = shortest_path_stages(graph, budget, align, greedy, _chain_groups(best))
-        if [(s.first, s.last) for s in shortest] != [(s.first, s.last) for s in greedy]:
+        chains = _chain_groups(best)
+        seen = [_spans(greedy)]
+        for fused in (True, False):
+            shortest = shortest_path_stages(graph, budget, align, greedy, chains, max_recompute, fused)
+            if _spans(shortest) in seen:
+                continue
+            seen.append(_spans(shortest))
             other = planned(shortest)
-            if other.halo_macs <= best.halo_macs + max_recompute * total_macs(graph):
+            if other.halo_macs <= greedy_halo + max_recompute * total_macs(graph):
                 best = min(best, other, key=_preference)
     return best
 
 
+def _spans(stages: list[Stage]) -> list[tuple[int, int]]:
+    return [(s.first, s.last) for s in stages]
+
+
 def _chain_groups(plan: Plan) -> list[tuple[list[Stage], int]]:
-    """The plan's chains, each with the slow-memory bytes it moves: edges of the cut search."""
+    """The plan's chains and every run of two or more of their consecutive stages whose chain
+    fits, each with the slow-memory bytes it moves: edges of the cut search (a path may leave a
+    chain early, for a cheaper stage after it). The sub-chains are the ones `chain_runs`
+    weighed, remembered on the graph."""
     found = []
     for group in groups(plan):
-        if group[0].strategy is Strategy.CHAIN:
-            stages = [sp.stage for sp in group]
-            found.append((stages, sum(group_traffic(plan.graph, stages, group[0].tile))))
+        if group[0].strategy is not Strategy.CHAIN:
+            continue
+        stages = [sp.stage for sp in group]
+        found.append((stages, sum(group_traffic(plan.graph, stages, group[0].tile))))
+        for a in range(len(stages)):
+            for b in range(a + 1, min(len(stages), a + MAX_CHAIN)):
+                if (a, b) == (0, len(stages) - 1):
+                    continue
+                tile = _chain(plan.graph, stages[a : b + 1], plan.budget, plan.align, 0)
+                if tile.peak <= plan.budget:
+                    found.append((stages[a : b + 1], sum(group_traffic(plan.graph, stages[a : b + 1], tile))))
     return found
 
 
@@ -139,12 +159,13 @@ def partition(
 
 def assign_strategies(
     graph: PlanGraph, stages: list[Stage], budget: int, align: int, chains: bool = True,
-    recompute_allowance: int | None = None,
+    recompute_allowance: int | None = None, max_recompute: float = MAX_RECOMPUTE,
 ) -> list[StagePlan]:
     """Each stage's strategy: over-budget stages linked in a row share a chain when its bands
     fit, other over-budget stages are tiled alone where they can be. With a
     `recompute_allowance` (halo MACs), runs of linked stages are then regrouped for the least
-    slow traffic, chaining stages that fit untiled too (`chain_runs`)."""
+    slow traffic, chaining stages that fit untiled too (`chain_runs`). `max_recompute` bounds a
+    fused stage's own recompute (`cuts.fitting_tile`)."""
     plans = [StagePlan(s, Strategy.NORMAL) for s in stages]
     chain_id = 0
     i = 0
@@ -161,15 +182,15 @@ def assign_strategies(
             for k in range(i, j + 1):
                 plans[k] = StagePlan(stages[k], Strategy.CHAIN, chain)
         else:
-            plans[i : j + 1] = [_spatial_or_normal(graph, stages[k], budget, align) for k in range(i, j + 1)]
+            plans[i : j + 1] = [_spatial_or_normal(graph, stages[k], budget, align, max_recompute) for k in range(i, j + 1)]
         i = j + 1
     if chains and recompute_allowance is not None:
-        plans = _chain_fitting_runs(graph, plans, budget, align, recompute_allowance)
+        plans = _chain_fitting_runs(graph, plans, budget, align, recompute_allowance, max_recompute)
     return plans
 
 
 def _chain_fitting_runs(
-    graph: PlanGraph, plans: list[StagePlan], budget: int, align: int, allowance: int
+    graph: PlanGraph, plans: list[StagePlan], budget: int, align: int, allowance: int, max_recompute: float
 ) -> list[StagePlan]:
     """Regroup every run of linked stages by `chain_runs.best_grouping` (chains may now hold
     stages that fit untiled), then number the chains in order."""
@@ -182,7 +203,7 @@ def _chain_fitting_runs(
             stage = run[k]
             if stage.peak <= budget:
                 return Strategy.NORMAL, None
-            own = _spatial_or_normal(graph, stage, budget, align)
+            own = _spatial_or_normal(graph, stage, budget, align, max_recompute)
             return own.strategy, own.tile
 
         def chain(a: int, b: int) -> TilePlan | None:
@@ -224,10 +245,12 @@ def _chain(graph: PlanGraph, stages: list[Stage], budget: int, align: int, chain
     return replace(graph.memo[key], chain=chain_id)  # type: ignore[type-var]
 
 
-def _spatial_or_normal(graph: PlanGraph, stage: Stage, budget: int, align: int) -> StagePlan:
+def _spatial_or_normal(
+    graph: PlanGraph, stage: Stage, budget: int, align: int, max_recompute: float = MAX_RECOMPUTE
+) -> StagePlan:
     """An over-budget stage: tiled (output-row bands, or reduction tiles over the input of a
     global pooling) if its bands fit the budget, else normal (it overflows)."""
-    tile = fitting_tile(graph, stage, budget, align)
+    tile = fitting_tile(graph, stage, budget, align, max_recompute)
     if tile is not None:
         return StagePlan(stage, Strategy.TILED, tile)
     return StagePlan(stage, Strategy.NORMAL)
@@ -254,11 +277,8 @@ def measure(plan: Plan) -> None:
         written, read = group_traffic(g, stages, tile)
         plan.traffic.written += written
         plan.traffic.read += read
-        if tile is None or tile.reduces or tile.feature_blocks:
-            continue
-        for step, (computed, total) in computed_elements(g, stages, tile).items():
-            if computed > total and total:
-                plan.halo_macs += g.steps[step].macs * (computed - total) // total
+        if tile is not None:
+            plan.halo_macs += recompute_macs(g, stages, tile)
 
 
 def total_macs(graph: PlanGraph) -> int:

@@ -76,12 +76,20 @@ def stage_windows(graph: PlanGraph, stages: list[Stage]) -> list[Window]:
 
 
 def is_tileable(graph: PlanGraph, stage: Stage) -> bool:
-    """No structural/dense op, at most one spatial op, and outputs that have rows to cut."""
+    """No structural/dense op, and outputs that have rows to cut. Any number of spatial ops: a
+    stage of several (a fused stage: an inverted-residual block, an encoder level) runs band by
+    band like any other, each band recomputing the rows its windows overlap (`recompute_macs`;
+    the planner bounds it, `cuts.fitting_tile`)."""
     steps = graph.steps[stage.first : stage.last + 1]
-    if any(not s.kind.tileable for s in steps) or sum(s.kind is TileKind.SPATIAL for s in steps) > 1:
+    if any(not s.kind.tileable for s in steps):
         return False
     heights = {graph.tensors[t].height for t in stage.outputs}
     return len(heights) == 1 and heights.pop() > 1 and all(len(graph.tensors[t].shape) >= 3 for t in stage.outputs)
+
+
+def spatial_ops(graph: PlanGraph, stages: list[Stage]) -> int:
+    """Spatial ops (windows) in the stages: a stage of more than one is a fused stage."""
+    return sum(s.kind is TileKind.SPATIAL for st in stages for s in graph.steps[st.first : st.last + 1])
 
 
 def input_rows(step: PlanStep, out_rows: int, tensor: PlanTensor) -> int:
@@ -131,11 +139,16 @@ def plan_spatial(graph: PlanGraph, stage: Stage, budget: int, align: int) -> Til
     """The spec's tile height, lowered until the band fits; None if the stage is not tileable.
     If even one-row full-width bands do not fit, 2-D tiles (`plan_2d`) where the stage allows
     them; failing those, the plan keeps tile_h 1 and its peak exceeds the budget: the planner
-    then runs the stage normally instead (`planner.assign_strategies`)."""
+    then runs the stage normally instead (`planner.assign_strategies`). A fused stage (several
+    spatial ops) takes the tallest bands that fit (a binary search: the spec's guess assumes
+    one window) and no 2-D tiles (its halos would be recomputed along both axes)."""
     if not is_tileable(graph, stage):
         return None
     height = out_height(graph, stage)
     halo = receptive_field(stage_windows(graph, [stage])) - 1
+    if spatial_ops(graph, [stage]) > 1:
+        tile_h = _largest_fitting(height, lambda rows: tiles_peak(graph, [stage], rows, align) <= budget)
+        return TilePlan(tile_h, math.ceil(height / tile_h), halo, height, tiles_peak(graph, [stage], tile_h, align))
     tile_h = min(height, max(1, budget * height // max(stage.peak, 1) - halo))
     peak = tiles_peak(graph, [stage], tile_h, align)
     while tile_h > 1 and peak > budget:
@@ -147,14 +160,20 @@ def plan_spatial(graph: PlanGraph, stage: Stage, budget: int, align: int) -> Til
     return plan_2d(graph, stage, budget, align) or strips
 
 
+def one_row_fits(graph: PlanGraph, stage: Stage, budget: int, align: int) -> bool:
+    """Whether one-row full-width bands of a tileable stage fit: the smallest output-row tiles."""
+    return tiles_peak(graph, [stage], 1, align) <= budget
+
+
 def is_tileable_2d(graph: PlanGraph, stage: Stage) -> bool:
-    """Whether 2-D tiles can cut the stage: it is tileable, every op is one the runtime's
+    """Whether 2-D tiles can cut the stage: it is tileable and not fused (one spatial op at
+    most: a fused stage's halos would be recomputed along both axes), every op is one the runtime's
     kernels run on a 2-D window (`TILEABLE_2D_OPS`: a plugin's kernel sees whole rows, so its
     stages are cut in full-width rows only) and can be cut along W too (pointwise,
     channel-wise, or windowed along both axes, not accumulating), and its outputs are rank-4
     maps more than one column wide. A resample op (pad, resize) is cut along W when its row map
     holds there too (`RowMap.along`: its columns follow the same rule as its rows)."""
-    if not is_tileable(graph, stage):
+    if not is_tileable(graph, stage) or spatial_ops(graph, [stage]) > 1:
         return False
     for step in graph.steps[stage.first : stage.last + 1]:
         windowed = step.kind_w is TileKind.SPATIAL and step.window_w is not None and step.acc_bytes is None
@@ -494,3 +513,16 @@ def computed_elements(graph: PlanGraph, stages: list[Stage], tile: TilePlan) -> 
                 total *= extent(graph.tensors[t], Axis.W)
             out[step.index] = (computed, total)
     return out
+
+
+def recompute_macs(graph: PlanGraph, stages: list[Stage], tile: TilePlan) -> int:
+    """MACs the tiles of a group compute beyond the untiled run's: each op's halo rows (and
+    columns) computed again by the band that overlaps them, at the op's MACs per output element.
+    Zero for reduction tiles and dense blocks (every element is computed once)."""
+    if tile.reduces or tile.feature_blocks:
+        return 0
+    extra = 0
+    for step, (computed, total) in computed_elements(graph, stages, tile).items():
+        if computed > total and total:
+            extra += graph.steps[step].macs * (computed - total) // total
+    return extra

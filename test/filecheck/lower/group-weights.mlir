@@ -1,10 +1,11 @@
-// RUN: tigris-opt %s -p 'tigris-plan{budget=1000 align=16},group-weights{compress=lz4 budget=1200}' | filecheck %s
-// RUN: tigris-opt %s -p 'tigris-plan{budget=1000 align=16},group-weights{compress=lz4 budget=1000}' | filecheck %s --check-prefix=NOROOM
-// RUN: tigris-opt %s -p 'tigris-plan{budget=1000 align=16},group-weights' | filecheck %s --check-prefix=RAW
+// RUN: tigris-opt %s -p 'tigris-plan{budget=1000 align=16 cuts=greedy},group-weights{compress=lz4 budget=1200}' | filecheck %s
+// RUN: tigris-opt %s -p 'tigris-plan{budget=1000 align=16 cuts=greedy},group-weights{compress=lz4 budget=1000}' | filecheck %s --check-prefix=NOROOM
+// RUN: tigris-opt %s -p 'tigris-plan{budget=1000 align=16 cuts=greedy},group-weights' | filecheck %s --check-prefix=RAW
 
 // group-weights: blocks are the weights' bytes in IR order, each starting 16-byte aligned (the
-// .tgrs block layout: zero padding between weights, none after the last). At budget 1000 the plan
-// has three one-op stages (conv c1: stage 0, conv c2: stage 1, add: stage 2; see
+// .tgrs block layout: zero padding between weights, none after the last). At budget 1000 the
+// greedy's plan (`cuts=greedy`: the default cuts fuse the three ops into one stage, and this test
+// is about weights shared across stages) has three one-op stages (conv c1: stage 0, conv c2: stage 1, add: stage 2; see
 // test/filecheck/plan/tigris-plan.mlir), each with a scheduled (band) peak of 960 bytes.
 //
 // LZ4: the arena is 1200 bytes, so the reserve may hold 1200 - 960 = 240 bytes (a multiple of the

@@ -54,17 +54,39 @@ func.func @main(%conv_relu: tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32> attribut
 
 // -----
 
-// Negative: one stage [0, 1] = conv 3x3 + max_pool 2x2 stride 2. Over the budget
-//   (step 0 {x, c} = 1024; step 1 {c, p} = 512 + 128 = 640), but two spatial ops:
-// not tileable (spec/tiling.md), so no tile plan; it overflows to slow memory.
+// A fused stage: [0, 1] = conv 3x3 pad 1 + max_pool 2x2 stride 2, over the budget (step 0
+//   {x, c} = 1024; step 1 {c, p} = 512 + 128 = 640). Rows are 64 bytes (x, c), 32 (p).
+//   tile_h 3: p [0, 3) reads c [0, 6), which reads x [0, 7): 448 + 384 = 832 > 600.
+//   tile_h 2: p [0, 2) reads c [0, 4), x [0, 5) (the pad clamps): 320 + 256 = 576; p [2, 4)
+//   reads c [4, 8), x [3, 8): 576 too; step 1 {c, p} = 256 + 64 = 320. Peak 576 <= 600.
+//   The pool's windows do not overlap, so the conv computes each row once: no recompute,
+//   within the fused stage's bound. Halo: the spec's RF walk, pool then conv: 1 + 1 = 2,
+//   stride 2, + 2 * 2 = 6, halo 5.
 // CHECK-LABEL: func.func @main(%two_spatial: tensor<1x2x8x8xf32>)
-// CHECK-SAME:      tgr.stages = [#tgr.stage<index = 0, steps = [0, 1], peak = 1024, inputs = [0], outputs = [2]>]}
+// CHECK-SAME:      tgr.stages = [#tgr.stage<index = 0, steps = [0, 1], peak = 1024, inputs = [0], outputs = [2], strategy = tiled, tile = #tgr.tile_plan<tile_h = 2, num_tiles = 2, halo = 5, out_h = 4, peak = 576, chain = -1>>]}
 func.func @main(%two_spatial: tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32> attributes {tgr.stages = [
     #tgr.stage<index = 0, steps = [0, 1], peak = 0, inputs = [], outputs = []>]} {
   %w = tgr.weight dense<1.0> : tensor<2x2x3x3xf32>
   %c = tgr.conv %two_spatial, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x8x8xf32>
   %p = tgr.max_pool %c {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32>
   func.return %p : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Negative: a fused stage [0, 1] of two 3x3 convs (pad 1, 64-byte rows), over the budget
+//   (step 0 {x, c1} = 1024). tile_h 2: an interior tile reads c1 4 rows, x 6: 640 > 600;
+//   tile_h 1: c1 3 rows, x 5: 512 fits, 8 tiles. But c1 is then computed 2 + 6 * 3 + 2 = 22
+//   rows for its 8: 14/8 of its MACs again, 87.5% of the stage's (two equal convs), above
+//   the 10% a fused stage may recompute: no tile plan; it overflows to slow memory.
+// CHECK-LABEL: func.func @main(%two_convs: tensor<1x2x8x8xf32>)
+// CHECK-SAME:      tgr.stages = [#tgr.stage<index = 0, steps = [0, 1], peak = 1024, inputs = [0], outputs = [2]>]}
+func.func @main(%two_convs: tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32> attributes {tgr.stages = [
+    #tgr.stage<index = 0, steps = [0, 1], peak = 0, inputs = [], outputs = []>]} {
+  %w = tgr.weight dense<1.0> : tensor<2x2x3x3xf32>
+  %c1 = tgr.conv %two_convs, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x8x8xf32>
+  %c2 = tgr.conv %c1, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x8x8xf32>
+  func.return %c2 : tensor<1x2x8x8xf32>
 }
 
 // -----
