@@ -103,8 +103,10 @@ def _check_reduction(t: TilePlan, what: str, ops: list[Op]) -> None:
     if t.tile_c == 0 and t.num_tiles_c != 1:
         raise bad(f"{what} num_tiles_c", f"{t.num_tiles_c} without tile_c: a plan without channel blocks has 1")
     if r is None:
-        if acc != 0:
-            raise bad(f"{what} acc_bytes", f"{acc} without reduce_op: only reduction tiles keep one")
+        if t.row_cache and not 0 < acc <= t.peak:
+            raise bad(f"{what} acc_bytes", f"{acc}: row caches keep 1..peak ({t.peak}) bytes of slots")
+        if acc != 0 and not t.row_cache:
+            raise bad(f"{what} acc_bytes", f"{acc} without reduce_op: only reduction tiles and row caches keep one")
         if t.tile_c != 0 and (t.tile_h, t.num_tiles, t.out_h, t.halo, t.chain, t.tile_w) != (1, 1, 1, 0, -1, 0):
             raise bad(f"{what} tile_c", f"{t.tile_c} without reduce_op is output-feature blocks: one row, no halo, "
                       "chain or column tiles (tile_h 1, num_tiles 1, out_h 1, halo 0, chain -1, tile_w 0)")  # fmt: skip
@@ -163,6 +165,8 @@ def decode_tile_plans(data: bytes, ops: list[Op]) -> list[TilePlan]:
             )
         _check_reduction(t, what, ops)
         _check_cols(t, what)
+        if t.row_cache and (t.reduce_op is not None or t.tile_w != 0 or t.tile_c != 0):
+            raise bad(f"{what} flags", "row caches run full-width output-row tiles only (no reduce_op, tile_w or tile_c)")
         out.append(t)
     return out
 

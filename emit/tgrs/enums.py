@@ -33,17 +33,18 @@ __all__ = [
     "VERSION_MINOR_OLDEST", "WEIGHT_ALIGN", "WINDOW_OPS", "ACCUMULATING_OPS", "TILEABLE_2D_OPS", "C_OP_SETS",
     "FEATURE_BLOCK_OPS",
     "Activation", "BandGeometry", "Compression", "CoordMode", "DType", "FileFlag", "GeluMode", "OpFlag",
-    "OpType", "PadMode", "ResizeMode", "SectionKind", "TensorFlag", "WeightLayout",
+    "OpType", "PadMode", "ResizeMode", "SectionKind", "TensorFlag", "TileFlag", "WeightLayout",
 ]  # fmt: skip
 
 MAGIC = b"TGRS"
 VERSION_MAJOR = 2  # 2.0: int8 ops with onnxruntime's QDQ arithmetic (float32 requantization scales)
-VERSION_MINOR = 5  # 2.1: op record field beta (108-byte tigris_op_t), op types 36..52;
+VERSION_MINOR = 6  # 2.1: op record field beta (108-byte tigris_op_t), op types 36..52;
 #                   2.2: reduction tiles (tile plan reduce_op, acc_bytes), 2-D tiles (tile_w, num_tiles_w,
 #                   halo_w, out_w): a 48-byte tigris_tile_plan_t;
 #                   2.3: reduction tiles in channel blocks (tile_c, num_tiles_c): a 56-byte tigris_tile_plan_t;
 #                   2.4: each op's band geometry (op record geometry_h, geometry_w: the old reserved field);
-#                   2.5: output-feature blocks (tile_c, num_tiles_c without reduce_op: a lone fully_conn)
+#                   2.5: output-feature blocks (tile_c, num_tiles_c without reduce_op: a lone fully_conn);
+#                   2.6: row caches (tile plan flags, the old reserved field; acc_bytes their slots)
 VERSION_MINOR_OLDEST = 4  # the oldest minor a loader reads: a 2.3 op record's reserved zeros would read
 #                           as geometry NONE (every op untileable), and older minors' records differ in size
 SECTION_ALIGN = 16  # every section starts at a multiple of this (and so does the section table's end)
@@ -160,6 +161,13 @@ class TensorFlag(IntFlag):
     CONSTANT = 4  # a weight: has a weight entry, never allocated in an arena
 
 
+class TileFlag(IntFlag):
+    """`flags` of a tile plan."""
+
+    ROW_CACHE = 1  # full-width row tiles whose overlapping rows are kept in slots, never recomputed nor reloaded
+    #                (docs/tgrs-format.md "Row caches"; transforms/plan/row_cache.py is the rule)
+
+
 class WeightLayout(IntEnum):
     """What the axes of a stored constant mean (the `weight_layout` names of `tgr` ops).
 
@@ -188,6 +196,7 @@ C_ENUMS: tuple[tuple[type[IntEnum | IntFlag], str, str], ...] = (
     (FileFlag, "tigris_file_flag_t", "TIGRIS_FLAG_"),
     (Compression, "tigris_compression_t", "TIGRIS_COMPRESSION_"),
     (TensorFlag, "tigris_tensor_flag_t", "TIGRIS_TENSOR_"),
+    (TileFlag, "tigris_tile_flag_t", "TIGRIS_TILE_"),
     (OpFlag, "tigris_op_flag_t", "TIGRIS_OPF_"),
     (Activation, "tigris_activation_t", "TIGRIS_ACT_"),
     (WeightLayout, "tigris_weight_layout_t", "TIGRIS_LAYOUT_"),

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
-from tigris.emit.tgrs.enums import Activation, BandGeometry, DType, FileFlag, OpFlag, OpType, WeightLayout
+from tigris.emit.tgrs.enums import Activation, BandGeometry, DType, FileFlag, OpFlag, OpType, TileFlag, WeightLayout
 
 NO_OP_FLAGS = OpFlag(0)
 NO_FILE_FLAGS = FileFlag(0)
@@ -177,6 +177,11 @@ class TilePlan(_Normalized):
     tile_c: int = 0  # channel blocks: channels per block (reduction tiles), or output features per block
     #                  (output-feature blocks: no reduce_op); 0: all channels
     num_tiles_c: int = 1  # channel blocks, the outermost loop
+    flags: TileFlag = TileFlag(0)  # ROW_CACHE: full-width row tiles with row caches (acc_bytes: their slots)
+
+    @property
+    def row_cache(self) -> bool:
+        return TileFlag.ROW_CACHE in self.flags
 
     @property
     def feature_blocks(self) -> bool:

@@ -17,6 +17,7 @@ from tigris.emit.tgrs.enums import (
     OpType,
     SectionKind,
     TensorFlag,
+    TileFlag,
     WeightLayout,
 )
 from tigris.emit.tgrs.layout import Field as F
@@ -138,9 +139,9 @@ TILE_PLAN = Record("tigris_tile_plan_t", "How a stage (or a chain of stages) is 
     F("peak", "uint32_t", "band peak bytes (accumulator included); > arena => TIGRIS_EXEC_ERR_TILE"),
     F("reduce_op", "uint16_t", "reduction tiles: the stage's last op, which accumulates over the tiles; "
       "tile rows are rows of its input 0; none: tiles are output rows", optional=True),
-    F("reserved", "uint16_t", "0"),
-    F("acc_bytes", "uint32_t", "reduction tiles: accumulator bytes kept at the arena bottom across the tiles, "
-      "else 0"),
+    F("flags", "uint16_t", "tigris_tile_flag_t bits (since 2.6; 0 before)", enum=TileFlag),
+    F("acc_bytes", "uint32_t", "reduction tiles: accumulator bytes kept at the arena bottom across the tiles; "
+      "row caches (TIGRIS_TILE_ROW_CACHE): the bytes of their slots, kept there the same way; else 0"),
     F("tile_w", "uint32_t", "2-D tiles: output columns per tile; 0: full-width rows (the W fields are 1, 0, 0)"),
     F("num_tiles_w", "uint32_t", "2-D tiles: tiles per row band, row-major; (num_tiles_w - 1) * tile_w < out_w "
       "<= num_tiles_w * tile_w"),

@@ -19,7 +19,7 @@
 
 #define TIGRIS_FORMAT_MAGIC "TGRS"
 #define TIGRIS_FORMAT_VERSION_MAJOR 2
-#define TIGRIS_FORMAT_VERSION_MINOR 5
+#define TIGRIS_FORMAT_VERSION_MINOR 6
 #define TIGRIS_FORMAT_VERSION_MINOR_OLDEST 4
 #define TIGRIS_SECTION_ALIGN 16
 #define TIGRIS_WEIGHT_ALIGN 16
@@ -159,6 +159,11 @@ typedef enum {
     TIGRIS_TENSOR_MODEL_OUTPUT = 2,
     TIGRIS_TENSOR_CONSTANT     = 4,
 } tigris_tensor_flag_t;
+
+/* `flags` of a tile plan. */
+typedef enum {
+    TIGRIS_TILE_ROW_CACHE = 1,
+} tigris_tile_flag_t;
 
 /* `flags` of an op: the boolean ONNX attributes. */
 typedef enum {
@@ -336,8 +341,8 @@ typedef struct {
     int32_t  chain;       /* @16  chain id shared by the chain's stages, or -1 */
     uint32_t peak;        /* @20  band peak bytes (accumulator included); > arena => TIGRIS_EXEC_ERR_TILE */
     uint16_t reduce_op;   /* @24  reduction tiles: the stage's last op, which accumulates over the tiles; tile rows are rows of its input 0; none: tiles are output rows; TIGRIS_NONE16: none */
-    uint16_t reserved;    /* @26  0 */
-    uint32_t acc_bytes;   /* @28  reduction tiles: accumulator bytes kept at the arena bottom across the tiles, else 0 */
+    uint16_t flags;       /* @26  tigris_tile_flag_t bits (since 2.6; 0 before) */
+    uint32_t acc_bytes;   /* @28  reduction tiles: accumulator bytes kept at the arena bottom across the tiles; row caches (TIGRIS_TILE_ROW_CACHE): the bytes of their slots, kept there the same way; else 0 */
     uint32_t tile_w;      /* @32  2-D tiles: output columns per tile; 0: full-width rows (the W fields are 1, 0, 0) */
     uint32_t num_tiles_w; /* @36  2-D tiles: tiles per row band, row-major; (num_tiles_w - 1) * tile_w < out_w <= num_tiles_w * tile_w */
     uint32_t halo_w;      /* @40  2-D tiles: extra input columns per tile (receptive field along W - 1) */

@@ -611,7 +611,7 @@ static int tile_plans_ok(const ctx_t *c) {
     uint32_t i, n = c->h->num_tile_plans;
     for (i = 0; i < n; i++) {
         const tigris_tile_plan_t *t = &c->p->tile_plans[i];
-        if (t->reserved != 0 || !tiles_cover(t->tile_h, t->num_tiles, t->out_h)) return 0;
+        if ((t->flags & ~(uint16_t)TIGRIS_TILE_ROW_CACHE) != 0 || (t->flags & TIGRIS_TILE_ROW_CACHE) != 0 || !tiles_cover(t->tile_h, t->num_tiles, t->out_h)) return 0;
         if (t->chain < -1 || (t->chain >= 0 && (uint32_t)t->chain >= n)) return 0;
         if (!reduction_plan_ok(c, t) || !cols_plan_ok(t)) return 0;
     }

@@ -211,8 +211,9 @@ CASES: list[Case] = [
     ("reduced", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "out_h", 8), "BAD_RECORD", r"tile plan 0 out_h: 8 != the 7 rows of input 0 of op 1 \(stage 0\)"),
     ("reduced", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 1, "acc_bytes", 0), "BAD_RECORD", r"tile plan 1 acc_bytes: 0: reduction tiles keep 1..peak \(128\) accumulator bytes"),
     ("reduced", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 1, "acc_bytes", 129), "BAD_RECORD", r"tile plan 1 acc_bytes: 129: reduction tiles keep 1..peak \(128\) accumulator bytes"),
-    ("float", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "acc_bytes", 64), "BAD_RECORD", "tile plan 0 acc_bytes: 64 without reduce_op: only reduction tiles keep one"),
-    ("reduced", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "reserved", 3), "BAD_RECORD", "tile plan 0 reserved: reserved field is 3, must be 0"),
+    ("float", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "acc_bytes", 64), "BAD_RECORD", "tile plan 0 acc_bytes: 64 without reduce_op: only reduction tiles and row caches keep one"),
+    ("reduced", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "flags", 2), "BAD_RECORD", "tile plan 0 flags: unknown bits 0x2"),
+    ("reduced", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "flags", 1), "BAD_RECORD", r"tile plan 0 flags: row caches run full-width output-row tiles only \(no reduce_op, tile_w or tile_c\)"),
     ("reduced", lambda d: set_pool(d, K.INDEX_POOL, get_field(d, K.STAGES, STAGE, 0, "outputs"), 1), "BAD_RECORD", r"stage 0 outputs\[0\]: tensor 1 is not written by op 1, the reducing op"),
     # 2-D tiles: tile plan 0 cuts the 6 x 10 output of stage 0 (conv, relu, mul) in 3 x 3 tiles of 2 x 4
     ("tiles2d", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "tile_w", 0), "BAD_RECORD", "tile plan 0 num_tiles_w: 3 without tile_w: full-width plans have 1"),
