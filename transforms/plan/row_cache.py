@@ -1,0 +1,200 @@
+"""Row caches (issue G3, item 1): output-row tiles that compute and load every row once.
+
+Without caches, consecutive tiles of a stage (or chain) need overlapping rows of every tensor a
+window reads (the halo), and each tile recomputes (or reloads from slow memory) the overlap. With
+row caches the tensors a window reads keep their band across the tiles, in a slot of the arena
+reserved for the whole group: tile k keeps the rows tile k + 1 still needs, and the producer of
+such a tensor computes (a loaded input loads) only the rows the slot does not hold yet. Nothing is
+recomputed, nothing is read twice; the slots cost their bytes for the whole group.
+
+The rule, the runtime's too (tigris_bands.c, tigris_executor.c), per group of stages run band by
+band in full-width rows, tiles in order:
+
+- A tensor is *cached* when an op of the group reads it along H through a window whose effective
+  kernel is larger than its stride (a global window included) or through a row map (pad,
+  resize): those are the reads whose consecutive bands overlap. Every op writing a cached tensor
+  has one output (else the group is not run with caches).
+- Each tile propagates its output rows backwards as `bands.band_ranges` does, except that a cached
+  tensor's producer computes only its *new* rows: of the rows its band needs, [need_start,
+  need_end), those from max(need_start, done) on, `done` being the end of the rows computed (or
+  loaded) for it in earlier tiles; the producer's inputs are then asked for what those rows read.
+  If a cached tensor needs no new row, its producer does not run in that tile.
+- A group input that is cached loads only its new rows too; any other tensor's band is computed
+  (loaded) whole, as without caches.
+- A cached tensor's slot holds its band, [need_start, need_end): the rows from need_start to the
+  previous `done` are kept from the previous tile (need_start never decreases), the new ones are
+  written after them. Its capacity is the tensor's largest band over the tiles; the slots, each
+  aligned, lie one after the other in the order the tensors are numbered.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from tigris.transforms.plan.geometry import Axis, Range, extent, input_range
+from tigris.transforms.plan.graph import PlanGraph, PlanStep
+from tigris.transforms.plan.memory import align_up, timeline
+from tigris.transforms.plan.temporal import Stage
+
+
+def reads_overlapping(step: PlanStep) -> bool:
+    """Whether `step`'s consecutive output bands read overlapping rows of its inputs: a window
+    along H wider than its stride (global windows are), or a row map (pad, resize)."""
+    if step.window is not None:
+        return step.window.effective_kernel > step.window.stride
+    return step.row_map is not None
+
+
+def group_steps(graph: PlanGraph, stages: list[Stage]) -> list[PlanStep]:
+    return [s for st in stages for s in graph.steps[st.first : st.last + 1]]
+
+
+def cached_tensors(graph: PlanGraph, stages: list[Stage]) -> frozenset[int]:
+    """The tensors of the group that get a slot (module docstring), in no particular order."""
+    found = set()
+    for step in group_steps(graph, stages):
+        if reads_overlapping(step):
+            found.update(step.inputs)
+    return frozenset(found)
+
+
+def cacheable(graph: PlanGraph, stages: list[Stage]) -> bool:
+    """Whether the group can run with row caches: some tensor is cached, and every op of the
+    group writing a cached tensor has one output."""
+    cached = cached_tensors(graph, stages)
+    if not cached:
+        return False
+    return all(len(s.outputs) == 1 for s in group_steps(graph, stages) if cached.intersection(s.outputs))
+
+
+@dataclass(frozen=True)
+class CachedTile:
+    """One tile: the rows each tensor's band holds (`need`), and the rows each tensor gets in
+    this tile (`new`: computed by its producer, or loaded; absent when none). Tensors not cached
+    get their whole band."""
+
+    need: dict[int, Range]
+    new: dict[int, Range]
+
+
+def cached_tiles(graph: PlanGraph, stages: list[Stage], tile_h: int) -> list[CachedTile]:
+    """The tiles of `tile_h` output rows of the group with row caches, in order (module
+    docstring). Remembered on the graph."""
+    key = ("cached_tiles", tuple((st.first, st.last, tuple(st.outputs)) for st in stages), tile_h)
+    found = graph.memo.get(key)
+    if found is None:
+        found = graph.memo[key] = _cached_tiles(graph, stages, tile_h)
+    return found  # type: ignore[return-value]
+
+
+def _cached_tiles(graph: PlanGraph, stages: list[Stage], tile_h: int) -> list[CachedTile]:
+    cached = cached_tensors(graph, stages)
+    produced = {o for s in group_steps(graph, stages) for o in s.outputs}
+    done: dict[int, int] = {}
+    starts: dict[int, int] = {}
+    total = extent(graph.tensors[stages[-1].outputs[0]], Axis.H)
+    tiles = []
+    for s in range(0, total, tile_h):
+        need: dict[int, Range] = {t: (s, min(s + tile_h, total)) for t in stages[-1].outputs}
+        new: dict[int, Range] = {}
+        for step in reversed(group_steps(graph, stages)):
+            rows = [_fresh(need[o], done.get(o, 0)) if o in cached else need[o] for o in step.outputs if o in need]
+            rows = [r for r in rows if r[0] < r[1]]
+            if not rows:
+                continue
+            out = (min(r[0] for r in rows), max(r[1] for r in rows))
+            for o in step.outputs:
+                if o in need:
+                    new[o] = out
+            for i in step.inputs:
+                r_in = input_range(step, Axis.H, out, graph.tensors[i])
+                old = need.get(i)
+                need[i] = r_in if old is None else (min(old[0], r_in[0]), max(old[1], r_in[1]))
+        for t, r in need.items():
+            if t not in produced:
+                fresh = _fresh(r, done.get(t, 0)) if t in cached else r
+                if fresh[0] < fresh[1]:
+                    new[t] = fresh
+            if t in cached:
+                assert r[0] >= starts.get(t, 0), "a cached band never moves up"
+                starts[t] = r[0]
+                done[t] = max(done.get(t, 0), r[1])
+        tiles.append(CachedTile(need, new))
+    return tiles
+
+
+def _fresh(need: Range, done: int) -> Range:
+    """The rows of `need` not held yet: from max(start, done) on (empty if done >= end)."""
+    return (max(need[0], done), need[1])
+
+
+def slot_rows(graph: PlanGraph, stages: list[Stage], tile_h: int) -> dict[int, int]:
+    """Rows of each cached tensor's slot: its largest band over the tiles."""
+    cached = cached_tensors(graph, stages)
+    rows: dict[int, int] = {}
+    for tile in cached_tiles(graph, stages, tile_h):
+        for t, (start, end) in tile.need.items():
+            if t in cached:
+                rows[t] = max(rows.get(t, 0), end - start)
+    return rows
+
+
+def cache_bytes(graph: PlanGraph, stages: list[Stage], tile_h: int, align: int) -> int:
+    """Bytes of the group's slots, each aligned: the region kept across the tiles."""
+    return sum(align_up(graph.tensors[t].row_bytes * r, align) for t, r in slot_rows(graph, stages, tile_h).items())
+
+
+def cached_peak(graph: PlanGraph, stages: list[Stage], tile_h: int, align: int) -> int:
+    """The arena the group needs with row caches: its slots, plus the largest timeline peak over
+    the tiles and stages of the other tensors' bands (cached tensors live in their slots)."""
+    cached = cached_tensors(graph, stages)
+    peak = 0
+    for tile in cached_tiles(graph, stages, tile_h):
+        sizes = {t: 0 if t in cached else graph.tensors[t].row_bytes * (r[1] - r[0]) for t, r in tile.need.items()}
+        for st in stages:
+            peak = max(peak, timeline(graph, align, st.first, st.last, sizes).peak)
+    return cache_bytes(graph, stages, tile_h, align) + peak
+
+
+def cached_reads(graph: PlanGraph, stages: list[Stage], tile_h: int) -> int:
+    """Bytes the group loads from slow memory: each input's new rows per tile (its whole band if
+    it is not cached)."""
+    inputs = set(stages[0].inputs)
+    return sum(graph.tensors[t].row_bytes * (r[1] - r[0])
+               for tile in cached_tiles(graph, stages, tile_h) for t, r in tile.new.items() if t in inputs)  # fmt: skip
+
+
+def cached_computed(graph: PlanGraph, stages: list[Stage], tile_h: int) -> dict[int, tuple[int, int]]:
+    """Per step, (output rows its tiles compute, output rows): equal but where a tensor that is
+    not cached is read through overlapping bands by an op that is not a window (none by the
+    rule, so a difference is a bug the tests look for)."""
+    computed: dict[int, tuple[int, int]] = {}
+    tiles = cached_tiles(graph, stages, tile_h)
+    for step in group_steps(graph, stages):
+        o = step.outputs[0]
+        rows = sum(t.new[o][1] - t.new[o][0] for t in tiles if o in t.new)
+        computed[step.index] = (rows, graph.tensors[o].height)
+    return computed
+
+
+def largest_cached_tile(graph: PlanGraph, stages: list[Stage], budget: int, align: int) -> int | None:
+    """The tallest output tiles whose cached peak fits the budget (a binary search), None if
+    even one-row tiles do not fit or the group cannot run with caches."""
+    if not cacheable(graph, stages):
+        return None
+    height = extent(graph.tensors[stages[-1].outputs[0]], Axis.H)
+    low, high = 1, height
+    if cached_peak(graph, stages, 1, align) > budget:
+        return None
+    while low < high:
+        mid = (low + high + 1) // 2
+        if cached_peak(graph, stages, mid, align) <= budget:
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+def tiles_for(height: int, tile_h: int) -> int:
+    return math.ceil(height / tile_h)
