@@ -17,7 +17,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from tigris.dialects.tgr.attributes import QuantType, StageAttr
 from tigris.dialects.tgr.plan_attrs import MissingPlanError, StoredPlan, stored_plan, weight_block
 from tigris.dialects.tgr.weight import WeightOp
-from tigris.emit.tgrs.enums import DType, FileFlag, WeightLayout
+from tigris.emit.tgrs.enums import DType, FileFlag, TileFlag, WeightLayout
 from tigris.emit.tgrs.model import PlanFile, QuantParam, Stage, Tensor, TilePlan, Weight, WeightBlock
 from tigris.emit.tgrs.op_records import FromIrError, fail, op_name, op_record
 from tigris.transforms.normalize.model_layout import recorded_perms
@@ -173,9 +173,11 @@ class _Builder:
         if chain >= 0 and chain in chain_tile:
             return chain_tile[chain]
         reduce_op = attr.last_step.data if tp.reduces else None  # op records are numbered by step
+        cache = tp.cache.data
         tiles.append(TilePlan(tp.tile_h.data, tp.num_tiles.data, tp.halo.data, tp.out_h.data, tp.peak.data, chain,
-                              reduce_op, tp.acc.data, tp.tile_w.data, tp.num_tiles_w.data, tp.halo_w.data,
-                              tp.out_w.data, tp.tile_c.data, tp.num_tiles_c.data))
+                              reduce_op, tp.acc.data or cache, tp.tile_w.data, tp.num_tiles_w.data, tp.halo_w.data,
+                              tp.out_w.data, tp.tile_c.data, tp.num_tiles_c.data,
+                              TileFlag.ROW_CACHE if cache else TileFlag(0)))  # fmt: skip
         if chain >= 0:
             chain_tile[chain] = len(tiles) - 1
         return len(tiles) - 1

@@ -15,6 +15,7 @@ Checked, on random graphs and random budgets/alignments:
     <= the budget whenever the plan reports no overflow; halo = RF - 1;
   - a single window: halo = eff_kernel - 1 and consecutive input bands overlap by
     exactly eff_kernel - stride away from the edges (the clamped formula everywhere);
+  - row caches: replayed row by row, every row computed and loaded once (end of the file);
   - plan_memory overflows exactly below minimum_budget;
   - tigris-plan writes exactly these figures, and they verify and round-trip.
 
@@ -52,7 +53,7 @@ from tigris.dialects.tgr.weight import WeightOp
 from tigris.transforms.plan.bands import axis_tile_ranges, tile_ranges
 from tigris.transforms.plan.geometry import Axis
 from tigris.transforms.plan.graph import PlanGraph, PlanStep, build_plan_graph, main_func
-from tigris.transforms.plan.memory import lifetimes, timeline
+from tigris.transforms.plan.memory import align_up, lifetimes, timeline
 from tigris.transforms.plan.passes import TigrisPlanPass
 from tigris.transforms.plan.planner import (
     Plan,
@@ -63,7 +64,10 @@ from tigris.transforms.plan.planner import (
     plan_memory,
 )
 from tigris.transforms.plan.temporal import Stage, make_stage, partition_temporal
-from tigris.transforms.plan.tiling import TilePlan, band_peak, band_rows, chain_rows, receptive_field
+from tigris.transforms.plan.row_cache import (
+    cache_bytes, cached_peak, cached_reads, cached_tensors, cached_tiles, cacheable, slot_rows,
+)
+from tigris.transforms.plan.tiling import TilePlan, band_peak, band_rows, chain_rows, is_tileable, plan_cached, receptive_field
 
 
 # When a property fails, hypothesis's pytest plugin imports libcst to suggest a patch, and
@@ -374,6 +378,11 @@ def check_tiling(g: PlanGraph, ref: Ref, plans: list[StagePlan], budget: int, al
             continue
         stages = [sp.stage for sp in group]
         assert all(sp.tile == tile for sp in group)
+        if tile.row_cache:  # no halo: replayed row by row instead (test_row_caches_*)
+            event("has row caches")
+            replay(g, stages, tile.tile_h)
+            assert tile.peak == cached_peak(g, stages, tile.tile_h, align) and tile.cache > 0
+            continue
         assert all(sp.strategy == ("chain" if len(group) > 1 else "tiled") for sp in group)
         assert (tile.chain >= 0) == (len(group) > 1)
         if len(group) == 1:
@@ -622,3 +631,179 @@ def test_minimum_budget_is_the_overflow_threshold(text: str, align: int, data: s
     low = minimum_budget(g, align)
     for budget in {max(1, low - 1), low, low + 1, data.draw(st.integers(1, 3 * low))}:
         assert (plan_memory(g, budget, align).overflow == 0) == (budget >= low), (budget, low)
+
+
+# -- row caches (transforms/plan/row_cache.py) against an independent replay of their rule -------
+#
+# For random groups of stages and tile heights, the tiles the planner derives are replayed row by
+# row: every kernel tap of every row an op computes is a row its input holds in that tile (inside
+# its band, computed or loaded in this tile or an earlier one, before the op runs), no row is
+# computed or loaded twice, cached bands only move down and keep rows of the previous band, and
+# each tile's output rows are held when it ends; the planned peak and reads are recomputed.
+
+
+def taps(g: PlanGraph, step: PlanStep, tensor: int, rows: range) -> set[int]:
+    """Rows of `tensor` that output rows `rows` of `step` read, tap by tap (no range algebra)."""
+    t = g.tensors[tensor]
+    if len(t.shape) < 3 or t.height <= 1:
+        return set(range(t.height))
+    w = step.window
+    if w is not None:
+        found = {r * w.stride - w.pad_begin + j * w.dilation for r in rows for j in range(w.kernel)}
+    else:
+        found = set(rows)
+    return {r for r in found if 0 <= r < t.height}
+
+
+def replay(g: PlanGraph, stages: list[Stage], tile_h: int) -> None:
+    """The properties of the module docstring for one group and tile height."""
+    steps = [s for st_ in stages for s in g.steps[st_.first : st_.last + 1]]
+    produced = {o: s for s in steps for o in s.outputs}
+    cached = cached_tensors(g, stages)
+    tiles = cached_tiles(g, stages, tile_h)
+    height = g.tensors[stages[-1].outputs[0]].height
+    assert len(tiles) == -(-height // tile_h)
+    made: dict[int, set[int]] = {}  # rows of each tensor computed or loaded so far
+    previous: dict[int, tuple[int, int]] = {}
+    for k, tile in enumerate(tiles):
+        for t, (a, b) in tile.need.items():
+            if t in cached and t in previous:
+                pa, pb = previous[t]
+                assert a >= pa, "a cached band never moves up"
+                kept = set(range(a, min(b, pb)))
+                assert kept <= set(range(pa, pb)), "kept rows were in the previous band"
+        for t, (a, b) in tile.new.items():
+            rows = set(range(a, b))
+            assert not rows & made.get(t, set()), f"tensor {t}: rows {sorted(rows & made.get(t, set()))} again"
+            assert tile.need[t][0] <= a and b <= tile.need[t][1]
+        loaded = {t: set(range(*r)) for t, r in tile.new.items() if t not in produced}
+        for t, rows in loaded.items():
+            made.setdefault(t, set()).update(rows)
+        for step in steps:  # program order: an op runs after the ops it reads
+            o = step.outputs[0]
+            if o not in tile.new:
+                continue
+            out_rows = range(*tile.new[o])
+            for i in step.inputs:
+                if i not in tile.need:
+                    assert g.tensors[i].producer < 0 or i not in produced  # a constant-free graph: every input has a band
+                    continue
+                need = taps(g, step, i, out_rows)
+                a, b = tile.need[i]
+                held = made.get(i, set()) & set(range(a, b))
+                assert need <= held, (k, step.name, i, sorted(need - held))
+            for out in step.outputs:
+                made.setdefault(out, set()).update(out_rows)
+        out_rows = set(range(k * tile_h, min((k + 1) * tile_h, height)))
+        for o in stages[-1].outputs:
+            a, b = tile.need[o]
+            assert out_rows <= made[o] & set(range(a, b)), "the tile's output rows are held to be written"
+        previous = {t: r for t, r in tile.need.items() if t in cached}
+    # every row computed once: no recompute
+    for t, s in produced.items():
+        if g.tensors[t].height > 1 and t in made:
+            assert len(made[t]) <= g.tensors[t].height
+    # the reads the planner counts are the rows loaded
+    inputs = set(stages[0].inputs)
+    rows_loaded = {t: 0 for t in inputs}
+    for tile in tiles:
+        for t, (a, b) in tile.new.items():
+            if t in inputs:
+                rows_loaded[t] += b - a
+    assert cached_reads(g, stages, tile_h) == sum(g.tensors[t].row_bytes * n for t, n in rows_loaded.items())
+    for t in inputs & cached:
+        assert rows_loaded[t] <= g.tensors[t].height, "a cached input row is loaded once"
+
+
+def group_of(g: PlanGraph, data: st.DataObject, align: int) -> list[Stage]:
+    """A random tileable lone stage, or a random run of stages as a chain would be."""
+    n = len(g.steps)
+    first = data.draw(st.integers(0, n - 1))
+    last = data.draw(st.integers(first, n - 1))
+    cuts = sorted(data.draw(st.sets(st.integers(first + 1, last), max_size=3))) if last > first else []
+    bounds = list(zip([first, *cuts], [c - 1 for c in cuts] + [last]))
+    return [make_stage(g, i, a, b, align) for i, (a, b) in enumerate(bounds)]
+
+
+@deterministic(250)
+@given(text=st.one_of(graph_texts(), chain_texts()), align=ALIGNS, data=st.data())
+def test_row_caches_compute_and_load_every_row_once(text: str, align: int, data: st.DataObject) -> None:
+    g = build_plan_graph(parse(text))
+    stages = group_of(g, data, align)
+    if not all(is_tileable(g, s) for s in stages) or not cacheable(g, stages):
+        event("not a cacheable group")
+        return
+    if len({g.tensors[t].height for t in stages[-1].outputs}) != 1:
+        return
+    event(f"{len(stages)} stage(s), {len(cached_tensors(g, stages))} cached")
+    height = g.tensors[stages[-1].outputs[0]].height
+    replay(g, stages, data.draw(st.integers(1, height)))
+
+
+@deterministic(150)
+@given(text=st.one_of(graph_texts(), chain_texts()), align=ALIGNS, data=st.data())
+def test_row_cache_peak_holds_every_tile(text: str, align: int, data: st.DataObject) -> None:
+    """The planned peak is the slots plus the largest timeline of the other bands: recomputed
+    here with the reference sweep over each tile's exact bands (cached tensors in their slots)."""
+    module = parse(text)
+    g, ref = build_plan_graph(module), reference(module)
+    stages = group_of(g, data, align)
+    if not all(is_tileable(g, s) for s in stages) or not cacheable(g, stages):
+        return
+    height = g.tensors[stages[-1].outputs[0]].height
+    tile_h = data.draw(st.integers(1, height))
+    cached = cached_tensors(g, stages)
+    slots = slot_rows(g, stages, tile_h)
+    assert set(slots) <= cached
+    assert cache_bytes(g, stages, tile_h, align) == sum(align_up(g.tensors[t].row_bytes * r, align)
+                                                        for t, r in slots.items())  # fmt: skip
+    worst = 0
+    for tile in cached_tiles(g, stages, tile_h):
+        for t, (a, b) in tile.need.items():
+            if t in cached:
+                assert b - a <= slots[t]
+        sizes = {t: 0 if t in cached else g.tensors[t].row_bytes * (b - a) for t, (a, b) in tile.need.items()}
+        for st_ in stages:
+            worst = max(worst, sweep(ref, st_.first, st_.last, align, sizes))
+    assert cached_peak(g, stages, tile_h, align) == cache_bytes(g, stages, tile_h, align) + worst
+
+
+RESIDUAL_BLOCK = """
+func.func @main(%x: tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32> {
+  %w = tgr.weight dense<1.0> : tensor<2x2x3x3xf32>
+  %c1 = tgr.conv %x, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x4xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x8x4xf32>
+  %c2 = tgr.conv %c1, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x4xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x8x4xf32>
+  %y = tgr.add %c2, %x : (tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32>
+  func.return %y : tensor<1x2x8x4xf32>
+}
+"""
+
+
+def test_residual_block_by_hand() -> None:
+    # Tensors 0 x, 1 c1, 2 c2, 3 y; rows of 2 x 4 x 4 = 32 bytes, 8 rows. x and c1 are read by
+    # 3x3 windows (stride 1): cached; c2 and y are not. Tiles of 2 output rows, 4 tiles:
+    #   tile 0: y [0,2), c2 [0,2) (the add), c1 needs [0,3) (c2's window, the pad clamps) all
+    #           new; x needs [0,4) for c1's rows [0,3) and [0,2) for the add: band [0,4), new.
+    #   tile 1: y [2,4), c2 [2,4), c1 needs [1,5): new [3,5); x: c1's new rows [3,5) read
+    #           [2,6), the add [2,4): band [2,6), new [4,6).
+    #   tile 2: y [4,6), c2 [4,6), c1 [3,7) new [5,7); x band [4,8), new [6,8).
+    #   tile 3: y [6,8), c2 [6,8), c1 [5,8) new [7,8); x: c1's row 7 reads [6,8), the add
+    #           [6,8): band [6,8), nothing new.
+    # Slots: x 4 rows, c1 4 rows (tile 1 and 2): 128 + 128 bytes. x is loaded once: 8 rows.
+    g = build_plan_graph(parse(RESIDUAL_BLOCK))
+    stage = make_stage(g, 0, 0, 2, 16)
+    assert cached_tensors(g, [stage]) == {0, 1}
+    tiles = cached_tiles(g, [stage], 2)
+    assert [t.need[1] for t in tiles] == [(0, 3), (1, 5), (3, 7), (5, 8)]
+    assert [t.new.get(1) for t in tiles] == [(0, 3), (3, 5), (5, 7), (7, 8)]
+    assert [t.need[0] for t in tiles] == [(0, 4), (2, 6), (4, 8), (6, 8)]
+    assert [t.new.get(0) for t in tiles] == [(0, 4), (4, 6), (6, 8), None]
+    assert slot_rows(g, [stage], 2) == {0: 4, 1: 4}
+    assert cache_bytes(g, [stage], 2, 16) == 256
+    assert cached_reads(g, [stage], 2) == 8 * 32
+    # Peak: the slots, plus the bands of c2 (2 rows, 64) and y (2 rows, 64) live at the add:
+    # 256 + 128 = 384. plan_cached at budget 384 takes tile_h 2 (tile_h 3: slots x 5 rows
+    # and c1 5 rows = 320, plus c2 and y 3 rows each = 192: 512 > 384).
+    assert cached_peak(g, [stage], 2, 16) == 384
+    tile = plan_cached(g, [stage], 384, 16)
+    assert tile is not None and (tile.tile_h, tile.num_tiles, tile.peak, tile.cache) == (2, 4, 384, 256)

@@ -254,7 +254,7 @@ class MemoryAttr(_IntFieldsAttr):
 
 
 _TILE_PLAN_OPTIONAL: dict[str, object] = {
-    "acc": 0, "tile_w": 0, "num_tiles_w": 1, "halo_w": 0, "out_w": 0, "tile_c": 0, "num_tiles_c": 1,
+    "acc": 0, "tile_w": 0, "num_tiles_w": 1, "halo_w": 0, "out_w": 0, "tile_c": 0, "num_tiles_c": 1, "cache": 0,
 }  # fmt: skip
 """#tgr.tile_plan fields that may be left out of the text, with the value they then have."""
 
@@ -285,8 +285,12 @@ class TilePlanAttr(_IntFieldsAttr):
     `FEATURE_BLOCK_OPS` (a fully_connected layer), each block reads its whole input and computes
     tile_c of its output features (one row: tile_h = out_h = 1). With acc, the stage's op of that
     kind runs in reduction blocks: blocks of tile_c output features, each over tiles of tile_h of
-    the out_h input features, acc the block's partial sums. acc and the 2-D and channel fields are printed only when they differ from that
-    default."""
+    the out_h input features, acc the block's partial sums.
+
+    cache > 0 runs full-width output-row tiles with row caches (`transforms/plan/row_cache.py`):
+    the tensors a window reads keep their rows across the tiles in slots of `cache` bytes (part
+    of `peak`), so no row is computed or loaded twice. acc, cache and the 2-D and channel fields
+    are printed only when they differ from their default."""
 
     name = "tgr.tile_plan"
     tile_h: IntAttr
@@ -302,6 +306,7 @@ class TilePlanAttr(_IntFieldsAttr):
     out_w: IntAttr
     tile_c: IntAttr
     num_tiles_c: IntAttr
+    cache: IntAttr
 
     def print_parameters(self, printer: Printer) -> None:
         fields = zip(self._field_names(), self.parameters, strict=True)
@@ -340,6 +345,11 @@ class TilePlanAttr(_IntFieldsAttr):
             raise VerifyException("#tgr.tile_plan acc must be >= 0; reduction tiles (acc > 0) have chain -1, halo 0")
         if self.acc.data > self.peak.data:
             raise VerifyException("#tgr.tile_plan acc is part of peak: it cannot exceed it")
+        if self.cache.data < 0 or self.cache.data > self.peak.data:
+            raise VerifyException("#tgr.tile_plan cache >= 0 is part of peak: it cannot exceed it")
+        if self.cache.data and (self.acc.data or self.tile_w.data or self.tile_c.data):
+            raise VerifyException("#tgr.tile_plan: row caches (cache > 0) run full-width output-row tiles: "
+                                  "no acc, tile_w or tile_c")  # fmt: skip
         tc, nc = self.tile_c.data, self.num_tiles_c.data
         if tc < 0 or nc < 1 or (tc == 0 and nc != 1):
             raise VerifyException("#tgr.tile_plan: tile_c >= 0; without channel blocks (tile_c 0) num_tiles_c is 1")

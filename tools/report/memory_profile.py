@@ -121,7 +121,7 @@ def _group_live(plan: Plan, run: list[StagePlan]) -> list[int]:
     sizes_per_stage: list[dict[int, int] | None] = [None]
     if tile is not None:
         sizes_per_stage = list(group_band_sizes(graph, stages, tile, plan.align))
-    acc = align_up(tile.acc, plan.align) if tile is not None else 0
+    acc = align_up(tile.acc, plan.align) + tile.cache if tile is not None else 0
     live: list[int] = []
     for stage, sizes in zip(stages, sizes_per_stage):
         live += [bytes_ + acc for bytes_ in timeline(graph, plan.align, stage.first, stage.last, sizes).live]

@@ -52,10 +52,11 @@ from dataclasses import dataclass, field
 from tigris.dialects.tgr.traits import TileKind
 from tigris.transforms.plan.graph import PlanGraph
 from tigris.transforms.plan.memory import align_up, lifetimes
+from tigris.transforms.plan.row_cache import largest_cached_tile
 from tigris.transforms.plan.temporal import Stage, make_stage
 from tigris.transforms.plan.tiling import (
-    TilePlan, is_tileable, one_row_fits, plan_feature_blocks, plan_reduction, plan_spatial, recompute_macs, spatial_ops,
-    tile_reads,
+    TilePlan, is_tileable, one_row_fits, plan_cached, plan_feature_blocks, plan_reduction, plan_spatial, recompute_macs,
+    spatial_ops, tile_reads,
 )
 
 MAX_SPAN = 64
@@ -82,14 +83,29 @@ def fitting_tile(
     both partitions the planner compares, ask for the same stages."""
     key = ("fitting_tile", stage.first, stage.last, budget, align, max_recompute)
     if key not in graph.memo:
-        tile = (plan_spatial(graph, stage, budget, align) or plan_reduction(graph, stage, budget, align)
-                or plan_feature_blocks(graph, stage, budget, align))
-        if tile is not None and tile.peak <= budget and spatial_ops(graph, [stage]) > 1:
-            macs = sum(s.macs for s in graph.steps[stage.first : stage.last + 1])
-            if recompute_macs(graph, [stage], tile) > max_recompute * macs:
-                tile = None
+        if spatial_ops(graph, [stage]) > 1:
+            tile = _fused_tile(graph, stage, budget, align, max_recompute)
+        else:
+            tile = (plan_spatial(graph, stage, budget, align) or plan_reduction(graph, stage, budget, align)
+                    or plan_feature_blocks(graph, stage, budget, align))
         graph.memo[key] = tile if tile is not None and tile.peak <= budget else None
     return graph.memo[key]  # type: ignore[return-value]
+
+
+def _fused_tile(graph: PlanGraph, stage: Stage, budget: int, align: int, max_recompute: float) -> TilePlan | None:
+    """A fused stage's tiles: with row caches if they fit (every row computed and loaded once:
+    the least traffic at any tile height), else bands that recompute their overlaps, if that is
+    at most `max_recompute` of the stage's MACs."""
+    if not is_tileable(graph, stage):
+        return None
+    cached = plan_cached(graph, [stage], budget, align)
+    if cached is not None:
+        return cached
+    tile = plan_spatial(graph, stage, budget, align)
+    if tile is None or tile.peak > budget:
+        return None
+    macs = sum(s.macs for s in graph.steps[stage.first : stage.last + 1])
+    return tile if recompute_macs(graph, [stage], tile) <= max_recompute * macs else None
 
 
 def group_traffic(graph: PlanGraph, stages: Sequence[Stage], tile: TilePlan | None) -> tuple[int, int]:
@@ -230,4 +246,5 @@ def _edge_cost(
     if scan.steps == 1:
         return scan.loaded + scan.spilled, True
     fused = scan.spatial > 1 and is_tileable(graph, stage)
-    return None, not (fused and not one_row_fits(graph, stage, budget, align))
+    return None, not (fused and not one_row_fits(graph, stage, budget, align)
+                      and largest_cached_tile(graph, [stage], budget, align) is None)

@@ -29,7 +29,6 @@ band in full-width rows, tiles in order:
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from tigris.transforms.plan.geometry import Axis, Range, extent, input_range
@@ -196,5 +195,17 @@ def largest_cached_tile(graph: PlanGraph, stages: list[Stage], budget: int, alig
     return low
 
 
-def tiles_for(height: int, tile_h: int) -> int:
-    return math.ceil(height / tile_h)
+def cached_band_sizes(graph: PlanGraph, stages: list[Stage], tile_h: int, align: int) -> list[dict[int, int]]:
+    """Per stage, the bytes of each tensor's band in the tile its timeline peaks in, cached
+    tensors 0 (they are in the slots): what `tiling.group_band_sizes` gives for other plans."""
+    cached = cached_tensors(graph, stages)
+    out = []
+    for st in stages:
+        best: tuple[int, dict[int, int]] = (-1, {})
+        for tile in cached_tiles(graph, stages, tile_h):
+            sizes = {t: 0 if t in cached else graph.tensors[t].row_bytes * (r[1] - r[0]) for t, r in tile.need.items()}
+            peak = timeline(graph, align, st.first, st.last, sizes).peak
+            if peak > best[0]:
+                best = (peak, sizes)
+        out.append(best[1])
+    return out

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from tigris.dialects.tgr.runtime_enums import FEATURE_BLOCK_OPS, TILEABLE_2D_OPS
 from tigris.dialects.tgr.traits import RuntimeOp, TileKind, Window
+from tigris.transforms.plan import row_cache
 from tigris.transforms.plan.bands import axis_tile_ranges, distinct_extents
 from tigris.transforms.plan.geometry import Axis, extent, has_axis, input_extent
 from tigris.transforms.plan.graph import PlanGraph, PlanStep, PlanTensor
@@ -42,6 +43,11 @@ class TilePlan:
     out_w: int = 0  # 2-D tiles: output columns the tiles cover
     tile_c: int = 0  # reduction tiles in channel blocks: input channels per block; 0: all
     num_tiles_c: int = 1  # reduction tiles: channel blocks (outermost), each reading the whole input
+    cache: int = 0  # row caches (`row_cache.py`): bytes of the slots kept across the tiles (part of peak); 0: none
+
+    @property
+    def row_cache(self) -> bool:
+        return self.cache > 0
 
     @property
     def reduces(self) -> bool:
@@ -160,6 +166,18 @@ def plan_spatial(graph: PlanGraph, stage: Stage, budget: int, align: int) -> Til
     return plan_2d(graph, stage, budget, align) or strips
 
 
+def plan_cached(graph: PlanGraph, stages: list[Stage], budget: int, align: int, chain: int = -1) -> TilePlan | None:
+    """Full-width output-row tiles with row caches (`row_cache.py`): the tallest that fit, None
+    if the group cannot run with caches or not even one-row tiles fit. Nothing is recomputed."""
+    tile_h = row_cache.largest_cached_tile(graph, stages, budget, align)
+    if tile_h is None:
+        return None
+    height = out_height(graph, stages[-1])
+    halo = receptive_field(stage_windows(graph, stages)) - 1
+    return TilePlan(tile_h, math.ceil(height / tile_h), halo, height, row_cache.cached_peak(graph, stages, tile_h, align),
+                    chain, cache=row_cache.cache_bytes(graph, stages, tile_h, align))  # fmt: skip
+
+
 def one_row_fits(graph: PlanGraph, stage: Stage, budget: int, align: int) -> bool:
     """Whether one-row full-width bands of a tileable stage fit: the smallest output-row tiles."""
     return tiles_peak(graph, [stage], 1, align) <= budget
@@ -248,7 +266,10 @@ def tiles_peak(graph: PlanGraph, stages: list[Stage], tile_h: int, align: int, t
 def tile_reads(graph: PlanGraph, stages: list[Stage], tile: TilePlan) -> int:
     """Bytes the tiles load from slow memory: each stage input's rows (and columns) per tile,
     summed. Along each axis a tile's range is the same for every tile of its row (column), so a
-    2-D total is (sum of row-band heights) x (sum of column-band widths) x bytes per pixel."""
+    2-D total is (sum of row-band heights) x (sum of column-band widths) x bytes per pixel. With
+    row caches, each cached input's rows are loaded once."""
+    if tile.row_cache:
+        return row_cache.cached_reads(graph, stages, tile.tile_h)
     rows = read_extents(graph, stages, tile.tile_h, Axis.H)
     cols = read_extents(graph, stages, tile.tile_w, Axis.W) if tile.is_2d else None
     return reads_of(graph, stages, rows, cols)
@@ -474,6 +495,8 @@ def group_band_sizes(graph: PlanGraph, stages: list[Stage], tile: TilePlan, alig
     2-D tiled stage, a reduction stage, or a dense op in blocks: the output's block and, in
     reduction blocks, the input's block): for each stage, the sizes of the tile its peak comes
     from (`tiles_peak`: the largest over the tiles; a reduction adds its accumulator)."""
+    if tile.row_cache:
+        return row_cache.cached_band_sizes(graph, stages, tile.tile_h, align)
     dense = feature_block_step(graph, stages[0]) if len(stages) == 1 else None
     if dense is not None and tile.tile_c > 0:
         out, x = graph.tensors[dense.outputs[0]], graph.tensors[dense.inputs[0]]
@@ -522,7 +545,8 @@ def recompute_macs(graph: PlanGraph, stages: list[Stage], tile: TilePlan) -> int
     if tile.reduces or tile.feature_blocks:
         return 0
     extra = 0
-    for step, (computed, total) in computed_elements(graph, stages, tile).items():
+    found = row_cache.cached_computed(graph, stages, tile.tile_h) if tile.row_cache else computed_elements(graph, stages, tile)
+    for step, (computed, total) in found.items():
         if computed > total and total:
             extra += graph.steps[step].macs * (computed - total) // total
     return extra
