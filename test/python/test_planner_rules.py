@@ -168,15 +168,20 @@ def test_receptive_field_table_dw_plus_conv_in_a_plan() -> None:
     tile = plan.stages[0].tile
     assert tile is not None
     assert (tile.halo, tile.tile_h, tile.num_tiles, tile.peak, tile.chain) == (4, 10, 2, 1472, 0)
-    # The shortest path fuses the two ops into one stage with the same bands: x and dw live at
-    # the depthwise (23 rows), dw and the output at the conv (11 + 10 rows): the same peak and
-    # traffic, one stage fewer, so it wins the tie.
+    # The shortest path fuses the two ops into one stage with row caches: x (read by the
+    # depthwise) and dw (read by the conv) keep their rows in slots across the tiles. tile_h 6:
+    # tile 0: c [0, 6), dw [0, 7), x [0, 8); tile 1: c [6, 12), dw [5, 13) (new [7, 13)),
+    # x [6, 14) (new [8, 14)); tile 2: c [12, 16), dw [11, 16), x [12, 16). Slots of 8 rows
+    # each, 1024 bytes, plus c's 6-row band 384: 1408 <= 1500 (tile_h 7: slots of 9 rows, 1152,
+    # plus 448: 1600). x is read once (16 rows; the chain reads [0, 12) and [8, 16): 20) and
+    # nothing is recomputed (the chain recomputes dw's overlap).
     fused = plan_memory(g, 1500, 16)
     assert [(s.stage.first, s.stage.last, s.strategy) for s in fused.stages] == [(0, 1, "tiled")]
     tile = fused.stages[0].tile
     assert tile is not None
-    assert (tile.halo, tile.tile_h, tile.num_tiles, tile.peak, tile.chain) == (4, 10, 2, 1472, -1)
-    assert fused.traffic == plan.traffic and fused.halo_macs == plan.halo_macs
+    assert (tile.halo, tile.tile_h, tile.num_tiles, tile.peak, tile.chain, tile.cache) == (4, 6, 3, 1408, -1, 1024)
+    assert (fused.traffic.read, plan.traffic.read) == (16 * 64, 20 * 64)
+    assert fused.halo_macs == 0 < plan.halo_macs
 
 
 # -- row back-propagation: the spec's formula and band_rows ----------------------------------------
@@ -411,7 +416,7 @@ def test_minimum_budget_conv_chain_and_the_chain_fallback() -> None:
     assert smallest_fitting_budget(g, 16) == 96
     # alone: tile_h = max(1, floor(budget * 8 / 1024) - 2); band (tile_h + 2) + tile_h rows
     for budget, tile_h, peak in [(256, 1, 256), (600, 2, 384), (767, 3, 512)]:
-        plan = plan_memory(g, budget, 16)
+        plan = plan_memory(g, budget, 16, cuts="greedy")
         assert plan.overflow == 0
         tiles = [(s.strategy, s.tile.tile_h, s.tile.peak, s.tile.chain) for s in plan.stages if s.tile]
         assert tiles == [("tiled", tile_h, peak, -1)] * 3
@@ -421,7 +426,7 @@ def test_minimum_budget_conv_chain_and_the_chain_fallback() -> None:
     # 11 rows = 704 (h = 5: 6 + 7 = 13 rows = 832 > 768), 2 tiles reading 6 + 6 rows of x (768)
     # and writing c2 (512); c3 alone: tile_h = floor(768 * 8 / 1024) - 2 = 4, a band of c2 5
     # rows + c3 4 = 576, 2 tiles reading 5 + 5 rows of c2 (640), writing c3 (512): 2432 bytes.
-    plan = plan_memory(g, 768, 16)
+    plan = plan_memory(g, 768, 16, cuts="greedy")
     tiles = [(s.strategy, s.tile.tile_h, s.tile.peak, s.tile.halo) for s in plan.stages if s.tile]
     assert tiles == [("chain", 4, 704, 4)] * 2 + [("tiled", 4, 576, 2)]
     assert (plan.traffic.written, plan.traffic.read) == (1024, 1408)

@@ -29,6 +29,7 @@ from tigris.transforms.plan.passes import DEFAULT_ALIGN, TigrisPlanPass, written
 from tigris.transforms.plan.tiling import feature_block_step, spatial_ops
 from tigris.transforms.plan.planner import (
     Plan,
+    groups,
     minimum_budget,
     minimum_budget_step,
     plan_memory,
@@ -76,6 +77,7 @@ class TileInfo:
     tile_c: int = 0  # channel blocks (reduction tiles: channels; a dense op: output features) per block
     dense: bool = False  # a dense op in blocks of output features (reduction blocks: tile_h input features a tile)
     windows: int = 0  # spatial ops in the stage: more than one, a fused stage (`tiling.spatial_ops`)
+    cache: int = 0  # row caches: bytes of the group's slots (`row_cache.py`); 0: none
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,10 @@ class AnalysisReport:
     stages: tuple[StageRow, ...]
     max_recompute: float = 10.0
     """The bound on the halo recompute the cuts may add (`--max-recompute`, percent of the MACs)."""
+    row_cache_bytes: int = 0
+    """The largest row-cache region of any stage group (the runtime's `row_cache_bytes`); 0: none."""
+    row_cache_groups: int = 0
+    """Stage groups run with row caches."""
 
     @property
     def fits(self) -> bool:
@@ -217,7 +223,8 @@ def stage_rows(plan: Plan) -> tuple[StageRow, ...]:
                 tuple(g.tensors[t].name for t in s.outputs),
                 sp.strategy,
                 TileInfo(tile.tile_h, tile.halo, tile.total_tiles, tile.chain, tile.acc, tile.tile_w, tile.halo_w,
-                         tile.tile_c, feature_block_step(g, s) is not None and tile.tile_c > 0, spatial_ops(g, [s]))
+                         tile.tile_c, feature_block_step(g, s) is not None and tile.tile_c > 0, spatial_ops(g, [s]),
+                         tile.cache)
                 if tile is not None else None,
             )
         )
@@ -331,6 +338,8 @@ def analyze_module(
         halo_macs=plan.halo_macs,
         total_macs=total_macs(graph),
         max_recompute=max_recompute,
+        row_cache_bytes=max((g[0].tile.cache for g in groups(plan) if g[0].tile is not None), default=0),
+        row_cache_groups=sum(1 for g in groups(plan) if g[0].tile is not None and g[0].tile.row_cache),
         weight_count=weight_count,
         weight_bytes=weight_bytes,
         flash=compiled_flash(annotated, budget, align, verify_each=verify_each),

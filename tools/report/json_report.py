@@ -32,7 +32,7 @@ def _stage(s: StageRow) -> dict[str, Any]:
     if s.tile is not None:
         tile = {"tile_h": s.tile.tile_h, "halo": s.tile.halo, "tiles": s.tile.tiles, "chain": s.tile.chain,
                 "acc": s.tile.acc, "tile_w": s.tile.tile_w, "halo_w": s.tile.halo_w, "tile_c": s.tile.tile_c,
-                "dense": s.tile.dense, "windows": s.tile.windows}
+                "dense": s.tile.dense, "windows": s.tile.windows, "cache": s.tile.cache}
     return {
         "index": s.index,
         "first_op": s.first_op,
@@ -84,6 +84,8 @@ def to_dict(r: AnalysisReport) -> dict[str, Any]:
         "total_macs": r.total_macs,
         "halo_overhead_pct": round(r.halo_overhead_pct, 4),
         "max_recompute_pct": r.max_recompute,
+        "row_cache_bytes": r.row_cache_bytes,
+        "row_cache_groups": r.row_cache_groups,
         "weight_bytes": r.weight_bytes,
         "plan_overhead_bytes": None if r.flash.total is None else r.flash.total - r.weight_bytes,
         "flash_bytes": r.flash.total,

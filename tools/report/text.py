@@ -94,6 +94,9 @@ def _summary(r: AnalysisReport) -> list[str]:
         f"  traffic         {exact(r.traffic_written)} written, {exact(r.traffic_read)} read per inference",
         f"  halo recompute  {r.halo_overhead_pct:.2f}% of the model's MACs"
         f" ({r.halo_macs:,} of {r.total_macs:,}); cuts may add {r.max_recompute:g}% (--max-recompute)",
+        *([f"  row caches      {r.row_cache_groups} stage group{'s' if r.row_cache_groups != 1 else ''}, "
+           f"largest {exact(r.row_cache_bytes)} (rows kept across tiles: none recomputed or reloaded)"]
+          if r.row_cache_groups else []),
         _flash_line(r),
     ]
 
@@ -141,6 +144,8 @@ def _strategy(s: StageRow) -> str:
         return f"tiled 2-D: {t.tile_h} x {t.tile_w}, halo {t.halo} x {t.halo_w}, {t.tiles} tiles"
     kind = "tiled" if t.chain < 0 else f"chain {t.chain}"
     fused = f" fused ({t.windows} windows)" if t.windows > 1 else ""
+    if t.cache:
+        return f"{kind}{fused}: tile_h {t.tile_h}, {t.tiles} tiles, row caches {size(t.cache)}"
     return f"{kind}{fused}: tile_h {t.tile_h}, halo {t.halo}, {t.tiles} tiles"
 
 

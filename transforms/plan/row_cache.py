@@ -12,8 +12,13 @@ band in full-width rows, tiles in order:
 
 - A tensor is *cached* when an op of the group reads it along H through a window whose effective
   kernel is larger than its stride (a global window included) or through a row map (pad,
-  resize): those are the reads whose consecutive bands overlap. Every op writing a cached tensor
-  has one output (else the group is not run with caches).
+  resize): those are the reads whose consecutive bands overlap; or when it has more than one
+  use in the group (ops of the group reading it, and the spill of an output of the last stage,
+  each counting once): its uses may ask for rows at different paces (an Add reading the rows of
+  this tile, a 1x1 conv feeding a cached depthwise input reading the rows after them), so their
+  bands overlap too. Any other tensor has one use that reads disjoint rows tile after tile, so
+  nothing is computed twice anywhere. Every op writing a cached tensor has one output (else the
+  group is not run with caches).
 - Each tile propagates its output rows backwards as `bands.band_ranges` does, except that a cached
   tensor's producer computes only its *new* rows: of the rows its band needs, [need_start,
   need_end), those from max(need_start, done) on, `done` being the end of the rows computed (or
@@ -51,11 +56,14 @@ def group_steps(graph: PlanGraph, stages: list[Stage]) -> list[PlanStep]:
 
 def cached_tensors(graph: PlanGraph, stages: list[Stage]) -> frozenset[int]:
     """The tensors of the group that get a slot (module docstring), in no particular order."""
-    found = set()
+    found: set[int] = set()
+    uses: dict[int, int] = {t: 1 for t in stages[-1].outputs}  # spilled tile by tile
     for step in group_steps(graph, stages):
         if reads_overlapping(step):
             found.update(step.inputs)
-    return frozenset(found)
+        for t in set(step.inputs):
+            uses[t] = uses.get(t, 0) + 1
+    return frozenset(found | {t for t, n in uses.items() if n > 1})
 
 
 def cacheable(graph: PlanGraph, stages: list[Stage]) -> bool:
@@ -144,13 +152,24 @@ def cache_bytes(graph: PlanGraph, stages: list[Stage], tile_h: int, align: int) 
     return sum(align_up(graph.tensors[t].row_bytes * r, align) for t, r in slot_rows(graph, stages, tile_h).items())
 
 
+def tile_sizes(graph: PlanGraph, stages: list[Stage], tile: CachedTile) -> dict[int, int]:
+    """Bytes each tensor of the group takes in the arena's timeline during `tile`: its band, but
+    0 for a cached tensor (it is in its slot) and for a tensor no op of the tile touches (an op
+    that computes nothing new does not run, so its input has no band)."""
+    cached = cached_tensors(graph, stages)
+    sizes = {t: 0 for s in group_steps(graph, stages) for t in (*s.inputs, *s.outputs)}
+    for t, (start, end) in tile.need.items():
+        if t not in cached:
+            sizes[t] = graph.tensors[t].row_bytes * (end - start)
+    return sizes
+
+
 def cached_peak(graph: PlanGraph, stages: list[Stage], tile_h: int, align: int) -> int:
     """The arena the group needs with row caches: its slots, plus the largest timeline peak over
     the tiles and stages of the other tensors' bands (cached tensors live in their slots)."""
-    cached = cached_tensors(graph, stages)
     peak = 0
     for tile in cached_tiles(graph, stages, tile_h):
-        sizes = {t: 0 if t in cached else graph.tensors[t].row_bytes * (r[1] - r[0]) for t, r in tile.need.items()}
+        sizes = tile_sizes(graph, stages, tile)
         for st in stages:
             peak = max(peak, timeline(graph, align, st.first, st.last, sizes).peak)
     return cache_bytes(graph, stages, tile_h, align) + peak
@@ -198,12 +217,11 @@ def largest_cached_tile(graph: PlanGraph, stages: list[Stage], budget: int, alig
 def cached_band_sizes(graph: PlanGraph, stages: list[Stage], tile_h: int, align: int) -> list[dict[int, int]]:
     """Per stage, the bytes of each tensor's band in the tile its timeline peaks in, cached
     tensors 0 (they are in the slots): what `tiling.group_band_sizes` gives for other plans."""
-    cached = cached_tensors(graph, stages)
     out = []
     for st in stages:
         best: tuple[int, dict[int, int]] = (-1, {})
         for tile in cached_tiles(graph, stages, tile_h):
-            sizes = {t: 0 if t in cached else graph.tensors[t].row_bytes * (r[1] - r[0]) for t, r in tile.need.items()}
+            sizes = tile_sizes(graph, stages, tile)
             peak = timeline(graph, align, st.first, st.last, sizes).peak
             if peak > best[0]:
                 best = (peak, sizes)

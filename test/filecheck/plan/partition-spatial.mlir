@@ -57,13 +57,17 @@ func.func @main(%conv_relu: tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32> attribut
 // A fused stage: [0, 1] = conv 3x3 pad 1 + max_pool 2x2 stride 2, over the budget (step 0
 //   {x, c} = 1024; step 1 {c, p} = 512 + 128 = 640). Rows are 64 bytes (x, c), 32 (p).
 //   tile_h 3: p [0, 3) reads c [0, 6), which reads x [0, 7): 448 + 384 = 832 > 600.
-//   tile_h 2: p [0, 2) reads c [0, 4), x [0, 5) (the pad clamps): 320 + 256 = 576; p [2, 4)
-//   reads c [4, 8), x [3, 8): 576 too; step 1 {c, p} = 256 + 64 = 320. Peak 576 <= 600.
-//   The pool's windows do not overlap, so the conv computes each row once: no recompute,
-//   within the fused stage's bound. Halo: the spec's RF walk, pool then conv: 1 + 1 = 2,
+//   A fused stage runs with row caches when they fit (transforms/plan/row_cache.py): x is read by
+//   the 3x3 conv (cached: its rows stay in a slot across the tiles), c by the 2x2 stride-2 pool
+//   (windows that do not overlap: not cached, a band per tile as usual).
+//   tile_h 2: p [0, 2) reads c [0, 4), x [0, 5); p [2, 4): c [4, 8), x [3, 8): x's slot holds
+//   5 rows, 320; the conv's step {c} = 256, the pool's {c, p} = 256 + 64: 320 + 320 = 640 > 600.
+//   tile_h 1: x's bands [0, 3), [1, 5), [3, 7), [5, 8): a 4-row slot, 256; {c, p} = 128 + 32:
+//   peak 416 <= 600, 4 tiles, cache 256. x is loaded once (8 rows; bands recomputing their
+//   overlaps, tile_h 2, would read 5 + 5). Halo: the spec's RF walk, pool then conv: 1 + 1 = 2,
 //   stride 2, + 2 * 2 = 6, halo 5.
 // CHECK-LABEL: func.func @main(%two_spatial: tensor<1x2x8x8xf32>)
-// CHECK-SAME:      tgr.stages = [#tgr.stage<index = 0, steps = [0, 1], peak = 1024, inputs = [0], outputs = [2], strategy = tiled, tile = #tgr.tile_plan<tile_h = 2, num_tiles = 2, halo = 5, out_h = 4, peak = 576, chain = -1>>]}
+// CHECK-SAME:      tgr.stages = [#tgr.stage<index = 0, steps = [0, 1], peak = 1024, inputs = [0], outputs = [2], strategy = tiled, tile = #tgr.tile_plan<tile_h = 1, num_tiles = 4, halo = 5, out_h = 4, peak = 416, chain = -1, cache = 256>>]}
 func.func @main(%two_spatial: tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32> attributes {tgr.stages = [
     #tgr.stage<index = 0, steps = [0, 1], peak = 0, inputs = [], outputs = []>]} {
   %w = tgr.weight dense<1.0> : tensor<2x2x3x3xf32>
@@ -74,19 +78,37 @@ func.func @main(%two_spatial: tensor<1x2x8x8xf32>) -> tensor<1x2x4x4xf32> attrib
 
 // -----
 
-// Negative: a fused stage [0, 1] of two 3x3 convs (pad 1, 64-byte rows), over the budget
-//   (step 0 {x, c1} = 1024). tile_h 2: an interior tile reads c1 4 rows, x 6: 640 > 600;
-//   tile_h 1: c1 3 rows, x 5: 512 fits, 8 tiles. But c1 is then computed 2 + 6 * 3 + 2 = 22
-//   rows for its 8: 14/8 of its MACs again, 87.5% of the stage's (two equal convs), above
-//   the 10% a fused stage may recompute: no tile plan; it overflows to slow memory.
+// A fused stage [0, 1] of two 3x3 convs (pad 1, 64-byte rows), over the budget (step 0
+//   {x, c1} = 1024). Bands recomputing their overlaps would need tile_h 1 (an interior tile
+//   reads c1 3 rows, x 5: 512) and recompute c1 14 rows of 8. Row caches instead: x and c1 are
+//   read by 3x3 windows, so both are cached. tile_h 1: tile 0 computes c1 [0, 2) from x [0, 3);
+//   tile k = 1..6 keeps c1 [k - 1, k + 1) and computes row k + 1 from x [k, k + 3) (x loads only
+//   row k + 2); tile 7 needs c1 [6, 8), all held: conv 1 does not run. Slots of 3 rows each:
+//   192 + 192 = 384, plus c2's 1-row band: peak 448 <= 600. tile_h 2: slots of 4 rows, 512,
+//   plus 2 rows of c2: 640 > 600.
 // CHECK-LABEL: func.func @main(%two_convs: tensor<1x2x8x8xf32>)
-// CHECK-SAME:      tgr.stages = [#tgr.stage<index = 0, steps = [0, 1], peak = 1024, inputs = [0], outputs = [2]>]}
+// CHECK-SAME:      tgr.stages = [#tgr.stage<index = 0, steps = [0, 1], peak = 1024, inputs = [0], outputs = [2], strategy = tiled, tile = #tgr.tile_plan<tile_h = 1, num_tiles = 8, halo = 4, out_h = 8, peak = 448, chain = -1, cache = 384>>]}
 func.func @main(%two_convs: tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32> attributes {tgr.stages = [
     #tgr.stage<index = 0, steps = [0, 1], peak = 0, inputs = [], outputs = []>]} {
   %w = tgr.weight dense<1.0> : tensor<2x2x3x3xf32>
   %c1 = tgr.conv %two_convs, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x8x8xf32>
   %c2 = tgr.conv %c1, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x8x8xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x8x8xf32>
   func.return %c2 : tensor<1x2x8x8xf32>
+}
+
+// -----
+
+// Negative: the same two convs on 4 channels (128-byte rows). Row caches at tile_h 1: slots of
+//   3 rows each, 768, plus c2's row: 896 > 600; bands recomputing their overlaps: x 5 rows and
+//   c1 3 rows, 1024 > 600. Neither fits: no tile plan; the stage overflows to slow memory.
+// CHECK-LABEL: func.func @main(%wide_convs: tensor<1x4x8x8xf32>)
+// CHECK-SAME:      tgr.stages = [#tgr.stage<index = 0, steps = [0, 1], peak = 2048, inputs = [0], outputs = [2]>]}
+func.func @main(%wide_convs: tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32> attributes {tgr.stages = [
+    #tgr.stage<index = 0, steps = [0, 1], peak = 0, inputs = [], outputs = []>]} {
+  %w = tgr.weight dense<1.0> : tensor<4x4x3x3xf32>
+  %c1 = tgr.conv %wide_convs, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x8x8xf32>
+  %c2 = tgr.conv %c1, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x8x8xf32>
+  func.return %c2 : tensor<1x4x8x8xf32>
 }
 
 // -----

@@ -1,5 +1,6 @@
-// RUN: tigris-opt %s --split-input-file -p 'tigris-plan{budget=1000 align=16}' | filecheck %s
-// RUN: tigris-opt %s --split-input-file -p 'tigris-plan{budget=380 align=16}' | filecheck %s --check-prefix=B380
+// RUN: tigris-opt %s --split-input-file -p 'tigris-plan{budget=1000 align=16 cuts=greedy}' | filecheck %s
+// RUN: tigris-opt %s --split-input-file -p 'tigris-plan{budget=1000 align=16}' | filecheck %s --check-prefix=FUSED
+// RUN: tigris-opt %s --split-input-file -p 'tigris-plan{budget=380 align=16 cuts=greedy}' | filecheck %s --check-prefix=B380
 // RUN: tigris-opt %s --split-input-file -p 'tigris-plan{budget=150 align=32}' | filecheck %s --check-prefix=B150
 
 // tigris-plan = annotate-lifetimes, memory-timeline, partition-temporal,
@@ -22,6 +23,15 @@
 //          = 832; tile [6, 8): c1 [5, 8), x [4, 8): 7 rows)
 //   h = 7: c1 [0, 8), x [0, 8): stage 0: 8 + 8 rows = 1024 > 1000 -> tile_h 6, 2 tiles
 // Stage 2 alone (add, halo 0): tile_h = floor(1000 * 8 / 1536) = 5, band 3 * 5 * 64 = 960.
+// The default cuts (FUSED) make the whole block one fused stage with row caches
+// (transforms/plan/row_cache.py): x and c1 are read by 3x3 windows, so they are cached; tiles of
+// 2 output rows: c1's band is [0,3), [1,5), [3,7), [5,8) (new rows [0,3), [3,5), [5,7), [7,8)),
+// x's [0,4), [2,6), [4,8), [6,8): slots of 4 rows each, 256 + 256 = 512 bytes; at the add c2
+// and y hold 2 rows each, 128 + 128: peak 768 <= 1000 (tile_h 3: slots of 5 rows, 640, and
+// 3-row c2 and y, 384: 1024 > 1000). x is loaded once and only y written: no spill, no recompute.
+// FUSED-LABEL: func.func @main(%residual: tensor<1x2x8x8xf32> {tgr.lifetime = #tgr.lifetime<birth = -1, death = 2>})
+// FUSED-SAME:      tgr.stages = [#tgr.stage<index = 0, steps = [0, 2], peak = 1536, inputs = [0], outputs = [3], strategy = tiled, tile = #tgr.tile_plan<tile_h = 2, num_tiles = 4, halo = 4, out_h = 8, peak = 768, chain = -1, cache = 512>>]}
+// Below, the greedy's plan (cuts=greedy):
 // CHECK-LABEL: func.func @main(%residual: tensor<1x2x8x8xf32> {tgr.lifetime = #tgr.lifetime<birth = -1, death = 2>})
 // CHECK-SAME:      tgr.memory = #tgr.memory<peak = 1536, step = 1, align = 16>
 // CHECK-SAME:      tgr.stages = [
