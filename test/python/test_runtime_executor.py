@@ -1599,3 +1599,66 @@ def test_row_cache_plans_the_loader_refuses(case: str, tmp_path: Path) -> None:
     assert proc.returncode == 1 and "cannot load the plan" in proc.stderr, proc.stderr
     refused = run(Compiled(case, tmp_path / "plan.tgrs", good, graph, 0), fast=1 << 16)
     assert refused.stats["err"] == ERR["tile"] and refused.calls == [], refused.stats
+
+
+def test_row_cache_writer_with_two_outputs_is_refused(tmp_path: Path) -> None:
+    """A cached tensor's producer computes its new rows straight into the slot, so it must have one
+    output: a relu writing a 3x1 pool's input (cached: rows 2k - 1 .. 2k + 3 of the tile's, 4 rows
+    of 2 x 2 x 4 bytes, one 128-byte slot) and a second tensor makes the loader refuse the plan
+    (through the harness: load_error) and the executor too (through the harness's own parser);
+    with one output the same plan runs, the harness checking every row."""
+    t = _tensors(4)
+    pool = Op(OpType.MAX_POOL, "pool", (1,), (3,), kernel_h=3, kernel_w=1, pad_top=1, pad_bottom=1, **WINDOW)
+    tp = TilePlan(2, 4, 2, 8, 4096, acc_bytes=128, flags=TileFlag.ROW_CACHE)
+
+    def plan(outs: tuple[int, ...]) -> PlanFile:
+        ops = [Op(OpType.RELU, "relu", (0,), outs, **SAME), pool]
+        return PlanFile("writer", t, ops, [Stage((0, 1), (0,), (3,), 4096, tile_plan=0)], (0,), (3,), [tp])
+
+    one = _hand("writer_one", plan((1,)))
+    for exe in (harness(), harness(real_loader=True)):
+        res = run(one, fast=4096, exe=exe)
+        assert res.stats["err"] == 0 and res.stats["bad"] == 0 and res.stats["outputs_ok"] == 1, res.text
+        assert res.stats["row_cache_bytes"] == 128 and res.stats["loads_bytes"] == 8 * 32
+    two = _hand("writer_two", plan((1, 2)))
+    refused = run(two, fast=4096)
+    assert refused.stats["err"] == ERR["tile"] and refused.calls == [], refused.stats
+    assert refused.stats["error_tensor"] == 1
+    exe = harness(real_loader=True)
+    proc = subprocess.run([str(exe), str(two.path), "--fast", "4096", "--slow", str(1 << 20)], capture_output=True,
+                          text=True, timeout=120)
+    assert "load_error=" in proc.stdout and "call op=" not in proc.stdout, proc.stdout
+
+
+def test_row_cache_fixture_runs_as_worked_out_by_hand(tmp_path: Path) -> None:
+    """The round-trip fixture (test_tgrs_roundtrip.py row_caches: two conv 3x3 stages chained in
+    tiles of 2 of 6 rows), through the checking harness: each conv computes the rows worked out
+    there by hand, x is loaded once, and the arena holds the 256 slot bytes and y's 64-byte band."""
+    path = tmp_path / "rowcache.tgrs"
+    path.write_bytes(FILES["rowcache"])
+    for exe in (harness(), harness(real_loader=True)):
+        res = run(Compiled("rowcache", path, None, None, 0), fast=1 << 16, exe=exe)  # type: ignore[arg-type]
+        s = res.stats
+        assert s["err"] == 0 and s["outputs_ok"] == 1 and s["bad"] == 0, res.text
+        got = [(k.op, k.tile, k.outs, k.ins) for k in res.calls]
+        assert got == [(0, 0, {2: (0, 3)}, {0: (0, 4)}), (1, 0, {4: (0, 2)}, {2: (0, 3)}),
+                       (0, 1, {2: (3, 5)}, {0: (2, 6)}), (1, 1, {4: (2, 4)}, {2: (1, 5)}),
+                       (0, 2, {2: (5, 6)}, {0: (4, 6)}), (1, 2, {4: (4, 6)}, {2: (3, 6)})]  # fmt: skip
+        assert (s["loads_bytes"], s["spills_bytes"], s["row_cache_bytes"], s["fast_peak"]) == (192, 192, 256, 320)
+        assert (s["stages_chain"], s["total_tiles"]) == (2, 3)
+
+
+# Row-cache plans the executor refuses before the first tile (the loader accepts the first: the
+# slot bytes depend on the bands, which it does not compute): (corruption of the fixture, stage).
+ROW_CACHE_EXEC_REFUSALS = {
+    "slots one byte short": ("rowcache", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "acc_bytes", 255), 0),
+    "unknown flag": ("rowcache", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "flags", 3), 0),
+    "column tiles": ("rowcache", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "tile_w", 2), 0),
+    "with reduce_op": ("rowcache", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "reduce_op", 1), 0),
+    "slots above the peak": ("rowcache", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "peak", 255), 0),
+}
+
+
+@pytest.mark.parametrize("case", list(ROW_CACHE_EXEC_REFUSALS))
+def test_executor_refuses_a_bad_row_cache_plan(case: str, tmp_path: Path) -> None:
+    check_refused(case, *ROW_CACHE_EXEC_REFUSALS[case], tmp_path)
