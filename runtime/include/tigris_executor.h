@@ -35,7 +35,10 @@ typedef enum {
  * reduction stage the op with op_index == mem->tile.reduce_op instead accumulates its
  * input's rows into mem->tile.acc (mem->tile.acc_bytes bytes, kept across the tiles:
  * it starts the sums at row 0) and writes its whole output when the band ends at the
- * input's last row. Returns 0 on success, negative on error. */
+ * input's last row. In a group run with row caches, an output kept in a slot is given as the
+ * rows its kernel computes (tigris_mem_rows) at a pointer aligned to a row of it, not to
+ * TIGRIS_TENSOR_ALIGN (the rows before them, kept from the previous tile, are just below).
+ * Returns 0 on success, negative on error. */
 typedef int (*tigris_kernel_fn)(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
                                 tigris_mem_t *mem, void *user_ctx);
 
