@@ -216,6 +216,24 @@ static inline uint32_t tigris_tensor_row_bytes(const tigris_plan_t *plan, const 
     return t->size / (uint32_t)s[0] / (uint32_t)s[2];
 }
 
+/* Whether consecutive bands of the op's output read overlapping rows of its inputs: a window
+ * along H whose effective kernel ((kernel_h - 1) * dilation_h + 1, a kernel of 0 counting as 1)
+ * is larger than its stride, a global window, or a row map (pad, resize). The inputs such an
+ * op reads are the ones a row-cache group keeps in slots (docs/tgrs-format.md, "Row caches";
+ * transforms/plan/row_cache.py reads_overlapping). */
+static inline int tigris_op_reads_overlapping_rows(const tigris_op_t *op) {
+    uint32_t eff;
+    switch (op->geometry_h) {
+    case TIGRIS_GEOM_WINDOW:
+        eff = ((uint32_t)(op->kernel_h > 0 ? op->kernel_h : 1) - 1u) * (uint32_t)op->dilation_h + 1u;
+        return eff > (uint32_t)op->stride_h;
+    case TIGRIS_GEOM_GLOBAL: case TIGRIS_GEOM_PAD: case TIGRIS_GEOM_RESIZE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 #ifdef __cplusplus
 }
 #endif

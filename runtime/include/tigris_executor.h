@@ -35,7 +35,10 @@ typedef enum {
  * reduction stage the op with op_index == mem->tile.reduce_op instead accumulates its
  * input's rows into mem->tile.acc (mem->tile.acc_bytes bytes, kept across the tiles:
  * it starts the sums at row 0) and writes its whole output when the band ends at the
- * input's last row. Returns 0 on success, negative on error. */
+ * input's last row. In a group run with row caches, an output kept in a slot is given as the
+ * rows its kernel computes (tigris_mem_rows) at a pointer aligned to a row of it, not to
+ * TIGRIS_TENSOR_ALIGN (the rows before them, kept from the previous tile, are just below).
+ * Returns 0 on success, negative on error. */
 typedef int (*tigris_kernel_fn)(const tigris_plan_t *plan, const tigris_op_t *op, uint16_t op_index,
                                 tigris_mem_t *mem, void *user_ctx);
 
@@ -57,6 +60,7 @@ typedef struct {
     uint16_t reserved;
     int32_t kernel_error;         /* TIGRIS_EXEC_ERR_KERNEL: what the kernel returned (tigris_kernel_error_t
                                      for tigris_ref_kernel, tigris_kernel_error_str says it in words) */
+    uint32_t row_cache_bytes;     /* the largest acc_bytes of a group run with row caches (its slots); 0: none */
 } tigris_exec_stats_t;
 
 /* Run inference. The caller loaded the plan, initialized mem with fast and slow
@@ -80,7 +84,10 @@ typedef struct {
  * plan with reduce_op) cuts its tiles from the rows of its accumulating op's input
  * instead: that op keeps an accumulator at the bottom of the arena (after the
  * reserved prefix) across the tiles, and the stage's outputs are spilled whole after
- * the last tile. A tile plan whose peak exceeds the arena (fast_size minus the reserved
+ * the last tile. A group whose tile plan has TIGRIS_TILE_ROW_CACHE keeps the tensors its ops read
+ * through overlapping rows in slots at the same place across its tiles, each tile computing
+ * (loading) only the rows the slots do not hold yet (docs/tgrs-format.md, "Row caches"). A
+ * tile plan whose peak exceeds the arena (fast_size minus the reserved
  * prefix) is refused with TIGRIS_EXEC_ERR_TILE. With LZ4, a stage's weight block is
  * decompressed into the reserved prefix before its ops run (unless it is already there). */
 tigris_exec_error_t tigris_run(const tigris_plan_t *plan, tigris_mem_t *mem, tigris_kernel_fn kernel,

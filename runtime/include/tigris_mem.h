@@ -48,20 +48,38 @@ typedef struct {
     int32_t w_end;    /* 2-D tiles: one past the last resident column; 0: whole rows (the default) */
 } tigris_band_t;
 
+/* A tensor a row-cache group keeps in a slot across its tiles (docs/tgrs-format.md, "Row
+ * caches"): its band lives in the slot, the rows earlier tiles produced stay there, and its
+ * producer computes (a load copies) only the rows after them. The executor's state, kept here
+ * because it outlives a tile; kernels never look at it. */
+typedef struct {
+    uint16_t tensor;
+    uint16_t reserved;
+    int32_t done;       /* rows [0, done) are computed or loaded (once a tile is prepared: this tile's too) */
+    int32_t fresh;      /* this tile: the first row its producer computes or its load copies */
+    int32_t start;      /* the first row the slot holds (at the slot's start) */
+    int32_t end;        /* one past the last row the slot holds */
+    uint32_t offset;    /* of the slot from tile.acc (aligned) */
+    uint32_t rows;      /* the slot's capacity in rows: the tensor's tallest band over the tiles */
+    uint32_t row_bytes; /* bytes of one row; a tensor without rows to cut is one row of its size */
+} tigris_row_cache_t;
+
 /* Tile context: which rows of which tensors are resident during one tile. A stage run in
  * reduction tiles (docs/tgrs-format.md, "Reduction tiles") also names its accumulating op
- * and the accumulator that op keeps across the tiles (tigris_mem_set_acc). */
+ * and the accumulator that op keeps across the tiles (tigris_mem_set_acc); a group run with
+ * row caches keeps its slots in that same region (caches, num_caches). */
 typedef struct {
     uint16_t active;     /* nonzero while a tiled stage or chain runs */
     uint16_t num_bands;
     uint32_t tile_index; /* current tile, 0-based */
     uint16_t reduce_op;  /* reduction tiles: the op accumulating over the tiles, else TIGRIS_NONE16 */
-    uint16_t reserved;
+    uint16_t num_caches; /* row caches: entries of caches in use (0 outside a row-cache group) */
     uint32_t acc_bytes;  /* bytes at acc; 0: no accumulator */
-    void *acc;           /* the accumulator: fast arena, right after the reserved prefix */
+    void *acc;           /* the accumulator (or the row caches' slots): fast arena, after the reserved prefix */
     int32_t c_start;     /* reduction tiles in channel blocks: the block's first input channel */
     int32_t c_end;       /* one past its last; 0: every channel (no blocks) */
     tigris_band_t bands[TIGRIS_MAX_BANDS];
+    tigris_row_cache_t caches[TIGRIS_MAX_BANDS]; /* in tensor-number order, as their slots */
 } tigris_tile_ctx_t;
 
 /* Running totals the executor reports in tigris_exec_stats_t. */
@@ -174,6 +192,16 @@ tigris_mem_error_t tigris_mem_load_features(tigris_mem_t *mem, const tigris_plan
  * output-feature block. Counts spills_bytes: the block's bytes. */
 tigris_mem_error_t tigris_mem_spill_features(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
                                              void *slow_base, int32_t c_start, int32_t c_end);
+
+/* Copy rows [h_start, h_end) of every column of a tensor from its copy in slow memory (its
+ * current pointer, which must not be in the fast arena) to dst, one row after the other (a
+ * tensor without rows to cut, rank <= 2: rows [0, 1), its whole size): the new rows of a row
+ * cache's slot, which the caller sized. Nothing is allocated and no band is recorded.
+ * TIGRIS_MEM_ERR_BAD_RANGE for an empty range or one outside the tensor, or a batch of more
+ * than one item (its rows are not contiguous). Counts loads_bytes as tigris_mem_load_tile does:
+ * the rows' bytes. */
+tigris_mem_error_t tigris_mem_load_rows(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx, void *dst,
+                                        int32_t h_start, int32_t h_end);
 
 /* tigris_mem_spill_window of rows [h_start, h_end) of every column the band holds. */
 tigris_mem_error_t tigris_mem_spill_tile(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,

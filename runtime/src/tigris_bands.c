@@ -270,19 +270,32 @@ static void band_cols(const tigris_plan_t *plan, const tigris_band_t *b, int32_t
     *w1 = b->w_end != 0 ? b->w_end : width_of(plan, b->tensor);
 }
 
+tigris_row_cache_t *tigris_band_cache_find(tigris_mem_t *mem, uint16_t tensor) {
+    uint16_t i;
+    for (i = 0; i < mem->tile.num_caches && i < TIGRIS_MAX_BANDS; i++) {
+        if (mem->tile.caches[i].tensor == tensor) return &mem->tile.caches[i];
+    }
+    return NULL;
+}
+
 /* One op, backwards: the union of its outputs' bands widens each input's band (in a 2-D
- * tile, `cols`, along both axes). */
-static int propagate(const tigris_plan_t *plan, tigris_mem_t *mem, const tigris_op_t *op, int cols) {
+ * tile, `cols`, along both axes). With row caches (`cached`), a cached output contributes only
+ * the rows of its band from its `done` on (none if done >= h_end): the inputs are asked for
+ * what the rows the op computes read, and an op computing nothing widens nothing. */
+static int propagate(const tigris_plan_t *plan, tigris_mem_t *mem, const tigris_op_t *op, int cols, int cached) {
     const uint16_t *outs = tigris_op_outputs(plan, op), *ins = tigris_op_inputs(plan, op);
     rect_t out = {0, 0, 0, 0}, in;
     int have = 0;
     uint8_t j;
     for (j = 0; j < op->num_outputs; j++) {
         const tigris_band_t *b = tigris_band_find(mem, outs[j]);
-        int32_t w0, w1;
+        const tigris_row_cache_t *c = cached ? tigris_band_cache_find(mem, outs[j]) : NULL;
+        int32_t w0, w1, h0;
         if (b == NULL) continue;
+        h0 = c != NULL && c->done > b->h_start ? c->done : b->h_start;
+        if (h0 >= b->h_end) continue; /* every row of the band is in the slot already */
         band_cols(plan, b, &w0, &w1);
-        if (!have || b->h_start < out.h0) out.h0 = b->h_start;
+        if (!have || h0 < out.h0) out.h0 = h0;
         if (!have || b->h_end > out.h1) out.h1 = b->h_end;
         if (!have || w0 < out.w0) out.w0 = w0;
         if (!have || w1 > out.w1) out.w1 = w1;
@@ -302,20 +315,21 @@ static int propagate(const tigris_plan_t *plan, tigris_mem_t *mem, const tigris_
 /* The ops of stages first..last backwards, each widening its inputs' bands; op `skip`
  * (TIGRIS_NONE16: none) is left out. */
 static int propagate_stages(const tigris_plan_t *plan, tigris_mem_t *mem, uint16_t first, uint16_t last,
-                            uint16_t skip, int cols) {
+                            uint16_t skip, int cols, int cached) {
     uint16_t i, k;
     for (k = (uint16_t)(last + 1u); k-- > first;) {
         const tigris_stage_t *st = &plan->stages[k];
         const uint16_t *ops = tigris_stage_ops(plan, st);
         for (i = st->num_ops; i-- > 0;) {
-            if (ops[i] != skip && propagate(plan, mem, &plan->ops[ops[i]], cols) != 0) return -1;
+            if (ops[i] != skip && propagate(plan, mem, &plan->ops[ops[i]], cols, cached) != 0) return -1;
         }
     }
     return 0;
 }
 
-int tigris_bands_compute(const tigris_plan_t *plan, tigris_mem_t *mem, uint16_t first, uint16_t last,
-                         int32_t h_start, int32_t h_end, int32_t w_start, int32_t w_end) {
+/* Seed the last stage's outputs with the tile's rectangle, then propagate backwards. */
+static int compute(const tigris_plan_t *plan, tigris_mem_t *mem, uint16_t first, uint16_t last, int32_t h_start,
+                   int32_t h_end, int32_t w_start, int32_t w_end, int cached) {
     const tigris_stage_t *stage = &plan->stages[last];
     const uint16_t *outs = tigris_stage_outputs(plan, stage);
     const int cols = w_end != 0;
@@ -327,7 +341,17 @@ int tigris_bands_compute(const tigris_plan_t *plan, tigris_mem_t *mem, uint16_t 
         rect_t r = {h_start, h_end, has ? w_start : 0, has ? w_end : 0};
         if (widen(mem, outs[i], &r) != 0) return -1;
     }
-    return propagate_stages(plan, mem, first, last, TIGRIS_NONE16, cols);
+    return propagate_stages(plan, mem, first, last, TIGRIS_NONE16, cols, cached);
+}
+
+int tigris_bands_compute(const tigris_plan_t *plan, tigris_mem_t *mem, uint16_t first, uint16_t last,
+                         int32_t h_start, int32_t h_end, int32_t w_start, int32_t w_end) {
+    return compute(plan, mem, first, last, h_start, h_end, w_start, w_end, 0);
+}
+
+int tigris_bands_compute_cached(const tigris_plan_t *plan, tigris_mem_t *mem, uint16_t first, uint16_t last,
+                                int32_t h_start, int32_t h_end) {
+    return compute(plan, mem, first, last, h_start, h_end, 0, 0, 1);
 }
 
 int tigris_bands_compute_reduce(const tigris_plan_t *plan, tigris_mem_t *mem, uint16_t stage, uint16_t reduce_op,
@@ -343,5 +367,5 @@ int tigris_bands_compute_reduce(const tigris_plan_t *plan, tigris_mem_t *mem, ui
         if (widen(mem, outs[j], &whole) != 0) return -1;
     }
     if (widen(mem, tigris_op_inputs(plan, op)[0], &in) != 0) return -1;
-    return propagate_stages(plan, mem, stage, stage, reduce_op, w_end != 0);
+    return propagate_stages(plan, mem, stage, stage, reduce_op, w_end != 0, 0);
 }

@@ -37,6 +37,14 @@ void tigris_band_input_cols(const tigris_plan_t *plan, const tigris_op_t *op, ui
 int tigris_bands_compute(const tigris_plan_t *plan, tigris_mem_t *mem, uint16_t first, uint16_t last,
                          int32_t h_start, int32_t h_end, int32_t w_start, int32_t w_end);
 
+/* tigris_bands_compute for full-width tile rows [h_start, h_end) of a group run with row
+ * caches (mem->tile.caches, docs/tgrs-format.md "Row caches", transforms/plan/row_cache.py):
+ * an op whose output is cached computes only the rows of its band from the cache's `done` on,
+ * and widens its inputs by what those rows read; if it computes none it widens nothing. The
+ * bands are still the rows each tensor must hold for the tile (a cached one's: in its slot). */
+int tigris_bands_compute_cached(const tigris_plan_t *plan, tigris_mem_t *mem, uint16_t first, uint16_t last,
+                                int32_t h_start, int32_t h_end);
+
 /* The same for tile rows [h_start, h_end) (and, with w_end != 0, columns [w_start, w_end)) of
  * stage `stage` run in reduction tiles: that window of input 0 of its accumulating op
  * `reduce_op` (the stage's last op), whose outputs are whole, and what the stage's earlier ops
@@ -55,5 +63,8 @@ int tigris_band_op_tileable(const tigris_plan_t *plan, const tigris_op_t *op);
 
 /* The band of a tensor in mem->tile, or NULL. */
 tigris_band_t *tigris_band_find(tigris_mem_t *mem, uint16_t tensor);
+
+/* The row cache of a tensor in mem->tile (a group run with row caches), or NULL. */
+tigris_row_cache_t *tigris_band_cache_find(tigris_mem_t *mem, uint16_t tensor);
 
 #endif /* TIGRIS_BANDS_H */

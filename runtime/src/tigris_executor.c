@@ -179,6 +179,71 @@ static uint32_t band_bytes(const tigris_plan_t *plan, const tigris_mem_t *mem, u
     return bytes != 0 ? bytes : tt->size;
 }
 
+/* The kernel of op op_idx, its operands in place: every input must have data. */
+static tigris_exec_error_t call_kernel(run_t *r, uint16_t op_idx) {
+    const tigris_plan_t *plan = r->plan;
+    const tigris_op_t *op = &plan->ops[op_idx];
+    const uint16_t *ins = tigris_op_inputs(plan, op);
+    int rc;
+    uint8_t j;
+    for (j = 0; j < op->num_inputs; j++) {
+        r->st.error_tensor = ins[j];
+        if (r->mem->tensor_ptrs[ins[j]] == NULL)
+            return is_constant(plan, ins[j]) ? TIGRIS_EXEC_ERR_WEIGHTS : TIGRIS_EXEC_ERR_MEM;
+    }
+    r->st.error_tensor = TIGRIS_NONE16;
+    rc = r->kernel(plan, op, op_idx, r->mem, r->ctx);
+    if (rc != 0) {
+        r->st.kernel_error = rc;
+        return TIGRIS_EXEC_ERR_KERNEL;
+    }
+    r->st.error_op = TIGRIS_NONE16;
+    return TIGRIS_EXEC_OK;
+}
+
+/* After an op's kernel: one use of each of its activation inputs is over. */
+static void release_inputs(run_t *r, uint16_t op_idx) {
+    const tigris_op_t *op = &r->plan->ops[op_idx];
+    const uint16_t *ins = tigris_op_inputs(r->plan, op);
+    uint8_t j;
+    for (j = 0; j < op->num_inputs; j++) {
+        if (!is_constant(r->plan, ins[j])) (void)tigris_mem_release(r->mem, ins[j]);
+    }
+}
+
+/* The slot of a row cache: its bytes in the accumulator region (setup_caches laid them out
+ * within acc_bytes). */
+static uint8_t *slot_of(const tigris_mem_t *mem, const tigris_row_cache_t *c) {
+    return (uint8_t *)mem->tile.acc + c->offset;
+}
+
+/* An op writing a cached tensor (its one output) in a row-cache tile: it computes only the
+ * rows from the cache's `fresh` on, straight into the slot after the kept rows (nothing is
+ * allocated, nothing counted in references: the slot outlives the tile). While the kernel runs
+ * the output's band and pointer are those rows, so a kernel writes just them; afterwards they are
+ * the whole band at the slot's start, which is what consumers and spills read. An op with no new
+ * row does not run. */
+static tigris_exec_error_t run_cached_op(run_t *r, uint16_t op_idx) {
+    tigris_mem_t *mem = r->mem;
+    const uint16_t o = tigris_op_outputs(r->plan, &r->plan->ops[op_idx])[0];
+    const tigris_row_cache_t *c = tigris_band_cache_find(mem, o);
+    tigris_band_t *b = tigris_band_find(mem, o); /* run_op: the op is needed, its one output has a band */
+    int32_t h0 = b->h_start;
+    tigris_exec_error_t err;
+    if (c->fresh >= b->h_end) { /* prepare_caches: every row of the band is kept */
+        r->st.error_op = TIGRIS_NONE16;
+        return TIGRIS_EXEC_OK;
+    }
+    /* prepare_caches: h0 <= fresh < h_end and h_end - h0 <= the slot's rows */
+    mem->tensor_ptrs[o] = slot_of(mem, c) + (size_t)(c->fresh - h0) * c->row_bytes;
+    b->h_start = c->fresh;
+    err = call_kernel(r, op_idx);
+    b->h_start = h0;
+    mem->tensor_ptrs[o] = slot_of(mem, c);
+    if (err == TIGRIS_EXEC_OK) release_inputs(r, op_idx);
+    return err;
+}
+
 /* Run op `pos` of stage k, in the stage group first..last whose last stage's
  * outputs are spilled. banded: allocate outputs as their bands; ops none of whose
  * outputs has a band are skipped (nothing of the tile needs them). */
@@ -188,8 +253,8 @@ static tigris_exec_error_t run_op(run_t *r, uint16_t first, uint16_t last, uint1
     const tigris_stage_t *spill = &plan->stages[last];
     uint16_t op_idx = tigris_stage_ops(plan, &plan->stages[k])[pos];
     const tigris_op_t *op = &plan->ops[op_idx];
-    const uint16_t *ins = tigris_op_inputs(plan, op), *outs = tigris_op_outputs(plan, op);
-    int rc;
+    const uint16_t *outs = tigris_op_outputs(plan, op);
+    tigris_exec_error_t err;
     uint8_t j;
     r->stage = k;
     r->st.error_op = op_idx; /* until the op has run */
@@ -201,34 +266,25 @@ static tigris_exec_error_t run_op(run_t *r, uint16_t first, uint16_t last, uint1
             return TIGRIS_EXEC_OK;
         }
     }
+    /* find_caches: a cached tensor's writer has this one output */
+    if (banded && mem->tile.num_caches != 0 && op->num_outputs == 1 && tigris_band_cache_find(mem, outs[0]) != NULL)
+        return run_cached_op(r, op_idx);
     for (j = 0; j < op->num_outputs; j++) {
         uint16_t o = outs[j];
         const tigris_band_t *b = banded ? tigris_band_find(mem, o) : NULL;
         uint32_t size = b != NULL ? band_bytes(plan, mem, o, b, r->dense) : plan->tensors[o].size;
         uint32_t refs = uses_after(r, first, last, k, pos, o) + 1u; /* + 1: held while the op runs */
-        tigris_mem_error_t err;
+        tigris_mem_error_t e;
         r->st.error_tensor = o;
         if (is_constant(plan, o)) return TIGRIS_EXEC_ERR_PLAN;
         if (listed(tigris_stage_outputs(plan, spill), spill->num_outputs, o)) refs++;
-        err = tigris_mem_alloc(mem, o, size);
-        if (err == TIGRIS_MEM_OK) err = tigris_mem_set_refs(mem, o, refs_of(refs));
-        if (err != TIGRIS_MEM_OK) return TIGRIS_EXEC_ERR_MEM;
+        e = tigris_mem_alloc(mem, o, size);
+        if (e == TIGRIS_MEM_OK) e = tigris_mem_set_refs(mem, o, refs_of(refs));
+        if (e != TIGRIS_MEM_OK) return TIGRIS_EXEC_ERR_MEM;
     }
-    for (j = 0; j < op->num_inputs; j++) {
-        r->st.error_tensor = ins[j];
-        if (mem->tensor_ptrs[ins[j]] == NULL)
-            return is_constant(plan, ins[j]) ? TIGRIS_EXEC_ERR_WEIGHTS : TIGRIS_EXEC_ERR_MEM;
-    }
-    r->st.error_tensor = TIGRIS_NONE16;
-    rc = r->kernel(plan, op, op_idx, mem, r->ctx);
-    if (rc != 0) {
-        r->st.kernel_error = rc;
-        return TIGRIS_EXEC_ERR_KERNEL;
-    }
-    r->st.error_op = TIGRIS_NONE16;
-    for (j = 0; j < op->num_inputs; j++) {
-        if (!is_constant(plan, ins[j])) (void)tigris_mem_release(mem, ins[j]);
-    }
+    err = call_kernel(r, op_idx);
+    if (err != TIGRIS_EXEC_OK) return err;
+    release_inputs(r, op_idx);
     for (j = 0; j < op->num_outputs; j++) (void)tigris_mem_release(mem, outs[j]);
     return TIGRIS_EXEC_OK;
 }
@@ -349,14 +405,21 @@ static int feature_blocks_ok(const tigris_plan_t *plan, uint16_t s, const tigris
     return features_covered(plan, &plan->stages[s], tp);
 }
 
+/* Whether the tile plan runs its group with row caches (docs/tgrs-format.md, "Row caches"). */
+static int row_cache(const tigris_tile_plan_t *tp) { return (tp->flags & TIGRIS_TILE_ROW_CACHE) != 0; }
+
 /* Reduction tiles (docs/tgrs-format.md): a lone stage whose last op accumulates, the tile
  * rows (and columns, when cut along W) being those of that op's input 0, every stage output
- * written by it, and an accumulator within the peak; without reduce_op, no accumulator. */
+ * written by it, and an accumulator within the peak; without reduce_op, no accumulator but the
+ * slots of row caches (full-width row tiles only, within the peak too). */
 static int reduction_ok(const tigris_plan_t *plan, uint16_t s, const tigris_tile_plan_t *tp) {
     const tigris_stage_t *st = &plan->stages[s];
     const tigris_op_t *op;
     const tigris_tensor_t *in;
     uint16_t i;
+    if (row_cache(tp)) /* full-width output rows whose slots take the accumulator's place */
+        return tp->reduce_op == TIGRIS_NONE16 && tp->tile_w == 0 && tp->tile_c == 0 && tp->num_tiles_c == 1 &&
+               tp->acc_bytes != 0 && tp->acc_bytes <= tp->peak;
     if (tp->reduce_op == TIGRIS_NONE16)
         return tp->acc_bytes == 0 && (tp->tile_c == 0 ? tp->num_tiles_c == 1 : feature_blocks_ok(plan, s, tp));
     if (tp->tile_c == 0 && tp->num_tiles_c != 1) return 0;
@@ -408,7 +471,7 @@ static tigris_exec_error_t check_tiles(const run_t *r, uint16_t first, uint16_t 
     uint32_t avail = mem->fast_size > lo ? mem->fast_size - lo : 0;
     const int features = dense_blocks(plan, tp);
     uint16_t s, i, j;
-    if (tp->peak > avail) return TIGRIS_EXEC_ERR_TILE;
+    if (tp->peak > avail || (tp->flags & ~(uint16_t)TIGRIS_TILE_ROW_CACHE) != 0) return TIGRIS_EXEC_ERR_TILE;
     /* the tiles cover the rows (and columns) exactly: every pixel is written (reduction: read) once */
     if (!covers(tp->tile_h, tp->num_tiles, tp->out_h) || lst->num_outputs == 0 || !reduction_ok(plan, last, tp) ||
         !cols_ok(tp))
@@ -537,6 +600,190 @@ static tigris_exec_error_t spill_tile_outputs(run_t *r, const tigris_stage_t *ls
     return TIGRIS_EXEC_OK;
 }
 
+/* Band k of `size` indices out of `total`: [k * size, min((k + 1) * size, total)) (check_tiles
+ * made every band of the plan non-empty: covers). */
+static void band_of(uint64_t k, uint32_t size, uint32_t total, int32_t *lo, int32_t *hi) {
+    uint64_t start = k * size, end = start + size;
+    *lo = (int32_t)start;
+    *hi = (int32_t)(end < total ? end : total);
+}
+
+/* Whether an op of stages first..last writes tensor t. */
+static int produced_in(const tigris_plan_t *plan, uint16_t first, uint16_t last, uint16_t t) {
+    uint16_t s, i;
+    for (s = first; s <= last; s++) {
+        const tigris_stage_t *st = &plan->stages[s];
+        for (i = 0; i < st->num_ops; i++) {
+            const tigris_op_t *op = &plan->ops[tigris_stage_ops(plan, st)[i]];
+            if (listed(tigris_op_outputs(plan, op), op->num_outputs, t)) return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- row caches (docs/tgrs-format.md, "Row caches"; transforms/plan/row_cache.py) ----
+ *
+ * A group whose tile plan has TIGRIS_TILE_ROW_CACHE keeps every tensor an op of the group reads
+ * through overlapping rows (tigris_op_reads_overlapping_rows) in a slot of the accumulator
+ * region across its tiles: each tile keeps the rows of the previous one it still needs and
+ * computes (loads) only the rows after them. mem->tile.caches holds the state. */
+
+/* Add tensor t to the caches unless it is there, keeping them in tensor-number order (the
+ * order of the slots). -1 if the table is full. */
+static int cache_add(tigris_mem_t *mem, uint16_t t) {
+    uint16_t n = mem->tile.num_caches, i;
+    if (tigris_band_cache_find(mem, t) != NULL) return 0;
+    if (n >= TIGRIS_MAX_BANDS) return -1;
+    for (i = n; i > 0 && mem->tile.caches[i - 1u].tensor > t; i--) mem->tile.caches[i] = mem->tile.caches[i - 1u];
+    memset(&mem->tile.caches[i], 0, sizeof(mem->tile.caches[i]));
+    mem->tile.caches[i].tensor = t;
+    mem->tile.num_caches = (uint16_t)(n + 1u);
+    return 0;
+}
+
+/* Bytes of one row of cached tensor t as its slot holds it: a row of every column of a rank 3+
+ * tensor with rows to cut (one batch item: consecutive rows are contiguous, so kept rows move as
+ * one block and a kernel's new rows follow them); a tensor without rows to cut is one row of its
+ * whole size. 0 if it cannot have a slot (a batch of several items, or a shape outside the pool
+ * or its size). */
+static uint32_t cache_row_bytes(const tigris_plan_t *plan, const tigris_mem_t *mem, uint16_t t) {
+    const tigris_tensor_t *tt = &plan->tensors[t];
+    int32_t w0, w1;
+    if (tt->ndim < 3 || tigris_tensor_rows(plan, tt) <= 1) return tt->size;
+    if (tigris_tensor_shape(plan, tt)[0] != 1) return 0;
+    tigris_mem_cols(mem, plan, t, &w0, &w1); /* no band yet: every column */
+    return tigris_mem_window_bytes(plan, t, 0, 1, w0, w1);
+}
+
+/* The group's cached tensors: the non-constant inputs of every op reading overlapping rows.
+ * Each must come from one place the slot can take it from: a first-stage input (loaded), or
+ * the one output of one op of the group (computed into the slot), never both. */
+static tigris_exec_error_t find_caches(run_t *r, uint16_t first, uint16_t last) {
+    const tigris_plan_t *plan = r->plan;
+    tigris_mem_t *mem = r->mem;
+    const tigris_stage_t *fst = &plan->stages[first];
+    uint16_t s, i, k;
+    uint8_t j;
+    mem->tile.num_caches = 0;
+    for (s = first; s <= last; s++) {
+        const tigris_stage_t *st = &plan->stages[s];
+        for (i = 0; i < st->num_ops; i++) {
+            const tigris_op_t *op = &plan->ops[tigris_stage_ops(plan, st)[i]];
+            const uint16_t *ins = tigris_op_inputs(plan, op);
+            if (!tigris_op_reads_overlapping_rows(op)) continue;
+            for (j = 0; j < op->num_inputs; j++) {
+                if (!is_constant(plan, ins[j]) && cache_add(mem, ins[j]) != 0) return TIGRIS_EXEC_ERR_TILE;
+            }
+        }
+    }
+    for (k = 0; k < mem->tile.num_caches; k++) {
+        tigris_row_cache_t *c = &mem->tile.caches[k];
+        uint32_t writers = (uint32_t)listed(tigris_stage_inputs(plan, fst), fst->num_inputs, c->tensor);
+        r->st.error_tensor = c->tensor;
+        for (s = first; s <= last; s++) {
+            const tigris_stage_t *st = &plan->stages[s];
+            for (i = 0; i < st->num_ops; i++) {
+                const tigris_op_t *op = &plan->ops[tigris_stage_ops(plan, st)[i]];
+                const uint16_t *outs = tigris_op_outputs(plan, op);
+                for (j = 0; j < op->num_outputs; j++) {
+                    if (outs[j] != c->tensor) continue;
+                    if (op->num_outputs != 1) return TIGRIS_EXEC_ERR_TILE;
+                    writers++;
+                }
+            }
+        }
+        c->row_bytes = cache_row_bytes(plan, mem, c->tensor);
+        if (writers != 1 || c->row_bytes == 0) return TIGRIS_EXEC_ERR_TILE;
+    }
+    r->st.error_tensor = TIGRIS_NONE16;
+    return TIGRIS_EXEC_OK;
+}
+
+/* After a tile's bands are computed: each cached tensor with a band takes it into its slot.
+ * The band never starts before the slot's first row (a row dropped cannot come back) and
+ * fits the slot; the rows [h_start, done) the previous tile left in the slot move to its
+ * start, and `fresh` (the first row to compute or load) and `done` advance. A dry run (`dry`)
+ * touches no memory and grows the slots to the bands instead: setup_caches runs every tile so
+ * before the first. A group input's pointer is set by load_cached, after its copy is read. */
+static tigris_exec_error_t prepare_caches(run_t *r, uint16_t first, int dry) {
+    tigris_mem_t *mem = r->mem;
+    const tigris_stage_t *fst = &r->plan->stages[first];
+    uint16_t k;
+    for (k = 0; k < mem->tile.num_caches; k++) {
+        tigris_row_cache_t *c = &mem->tile.caches[k];
+        const tigris_band_t *b = tigris_band_find(mem, c->tensor);
+        int32_t keep;
+        if (b == NULL) continue; /* nothing of this tile reads it: the slot stays as it is */
+        r->st.error_tensor = c->tensor;
+        if (b->h_start < c->start || b->h_end <= b->h_start) return TIGRIS_EXEC_ERR_TILE;
+        if (dry && (uint32_t)(b->h_end - b->h_start) > c->rows) c->rows = (uint32_t)(b->h_end - b->h_start);
+        if ((uint32_t)(b->h_end - b->h_start) > c->rows) return TIGRIS_EXEC_ERR_TILE;
+        keep = c->done < b->h_end ? c->done : b->h_end; /* rows [h_start, keep) stay */
+        if (keep > b->h_start && keep > c->end) return TIGRIS_EXEC_ERR_TILE; /* not in the slot any more */
+        if (keep > b->h_start && b->h_start != c->start && !dry) {
+            uint8_t *slot = slot_of(mem, c); /* [start, keep) is within [start, end): the slot's rows */
+            memmove(slot, slot + (size_t)(b->h_start - c->start) * c->row_bytes,
+                    (size_t)(keep - b->h_start) * c->row_bytes);
+        }
+        c->fresh = c->done > b->h_start ? c->done : b->h_start;
+        c->start = b->h_start;
+        c->end = b->h_end;
+        if (b->h_end > c->done) c->done = b->h_end;
+        if (!dry && !listed(tigris_stage_inputs(r->plan, fst), fst->num_inputs, c->tensor))
+            mem->tensor_ptrs[c->tensor] = slot_of(mem, c);
+    }
+    r->st.error_tensor = TIGRIS_NONE16;
+    return TIGRIS_EXEC_OK;
+}
+
+/* A cached first-stage input: copy its new rows [fresh, h_end) from its slow copy into its
+ * slot after the kept ones (loads_bytes counts them), then point it at the slot; finish points
+ * it back at the slow copy (the band's slow pointer) after the tile. */
+static tigris_mem_error_t load_cached(tigris_mem_t *mem, const tigris_plan_t *plan, tigris_row_cache_t *c,
+                                      tigris_band_t *b) {
+    void *src = mem->tensor_ptrs[c->tensor];
+    uint8_t *slot = slot_of(mem, c);
+    if (c->fresh < b->h_end) {
+        tigris_mem_error_t e = tigris_mem_load_rows(mem, plan, c->tensor,
+                                                    slot + (size_t)(c->fresh - b->h_start) * c->row_bytes, c->fresh,
+                                                    b->h_end);
+        if (e != TIGRIS_MEM_OK) return e;
+    }
+    b->slow_ptr = src;
+    mem->tensor_ptrs[c->tensor] = slot;
+    return TIGRIS_MEM_OK;
+}
+
+/* Before the first tile of a row-cache group: find its cached tensors, size each slot by the
+ * tallest band a dry run over every tile gives it, lay the slots out in tensor-number order,
+ * each aligned as an arena allocation, and hold them as the accumulator region. Their bytes
+ * must be the plan's acc_bytes (what the compiler counted in the peak). The caches then start
+ * empty. */
+static tigris_exec_error_t setup_caches(run_t *r, uint16_t first, uint16_t last, const tigris_tile_plan_t *tp) {
+    tigris_mem_t *mem = r->mem;
+    tigris_exec_error_t err = find_caches(r, first, last);
+    uint64_t total = 0;
+    uint32_t k;
+    for (k = 0; err == TIGRIS_EXEC_OK && k < tp->num_tiles; k++) {
+        int32_t h0, h1;
+        band_of(k, tp->tile_h, tp->out_h, &h0, &h1);
+        if (tigris_bands_compute_cached(r->plan, mem, first, last, h0, h1) != 0) err = TIGRIS_EXEC_ERR_TILE;
+        if (err == TIGRIS_EXEC_OK) err = prepare_caches(r, first, 1);
+    }
+    mem->tile.num_bands = 0;
+    for (k = 0; err == TIGRIS_EXEC_OK && k < mem->tile.num_caches; k++) {
+        tigris_row_cache_t *c = &mem->tile.caches[k];
+        uint64_t bytes = (uint64_t)c->rows * c->row_bytes;
+        c->offset = (uint32_t)total;
+        total += bytes > UINT32_MAX ? bytes : align_up((uint32_t)bytes);
+        if (total > UINT32_MAX) err = TIGRIS_EXEC_ERR_TILE;
+        c->done = c->fresh = c->start = c->end = 0;
+    }
+    if (err == TIGRIS_EXEC_OK && total != tp->acc_bytes) err = TIGRIS_EXEC_ERR_TILE;
+    if (err == TIGRIS_EXEC_OK && tigris_mem_set_acc(mem, tp->acc_bytes) != TIGRIS_MEM_OK) err = TIGRIS_EXEC_ERR_TILE;
+    return err;
+}
+
 /* One tile of stages first..last: output rows [h0, h1) (and columns [w0, w1)) of the last
  * stage (reduction tiles: rows [h0, h1) of the accumulating op's input). */
 static tigris_exec_error_t run_tile(run_t *r, uint16_t first, uint16_t last, const tigris_tile_plan_t *tp,
@@ -547,16 +794,24 @@ static tigris_exec_error_t run_tile(run_t *r, uint16_t first, uint16_t last, con
     const int reduce = tp->reduce_op != TIGRIS_NONE16;
     tigris_exec_error_t err = TIGRIS_EXEC_OK;
     uint16_t i, s;
-    if ((reduce ? tigris_bands_compute_reduce(plan, mem, last, tp->reduce_op, tile->h0, tile->h1, tile->w0, tile->w1)
-                : tigris_bands_compute(plan, mem, first, last, tile->h0, tile->h1, tile->w0, tile->w1)) != 0)
+    const int cached = row_cache(tp);
+    if ((reduce   ? tigris_bands_compute_reduce(plan, mem, last, tp->reduce_op, tile->h0, tile->h1, tile->w0, tile->w1)
+         : cached ? tigris_bands_compute_cached(plan, mem, first, last, tile->h0, tile->h1)
+                  : tigris_bands_compute(plan, mem, first, last, tile->h0, tile->h1, tile->w0, tile->w1)) != 0)
         return TIGRIS_EXEC_ERR_TILE;
-    for (i = 0; i < fst->num_inputs; i++) {
+    if (cached) err = prepare_caches(r, first, 0);
+    for (i = 0; err == TIGRIS_EXEC_OK && i < fst->num_inputs; i++) {
         uint16_t t = tigris_stage_inputs(plan, fst)[i];
         tigris_band_t *b = tigris_band_find(mem, t);
+        tigris_row_cache_t *c = cached ? tigris_band_cache_find(mem, t) : NULL;
         tigris_mem_error_t e;
         if (b == NULL) continue; /* no op of this tile reads it */
-        e = load_band(mem, plan, t, b, r->dense);
-        if (e == TIGRIS_MEM_OK) e = tigris_mem_set_refs(mem, t, refs_of(uses_after(r, first, last, first, -1, t)));
+        if (c != NULL) {
+            e = load_cached(mem, plan, c, b);
+        } else {
+            e = load_band(mem, plan, t, b, r->dense);
+            if (e == TIGRIS_MEM_OK) e = tigris_mem_set_refs(mem, t, refs_of(uses_after(r, first, last, first, -1, t)));
+        }
         if (e != TIGRIS_MEM_OK) {
             r->st.error_tensor = t;
             return mem_error(e);
@@ -573,27 +828,6 @@ static tigris_exec_error_t run_tile(run_t *r, uint16_t first, uint16_t last, con
     if (r->dense) return spill_features(r, lst, tile->c0, tile->c1); /* feature_blocks_ok, reduction_ok: c1 > 0 */
     if (reduce) return tile->c1 != 0 ? spill_block(r, lst, tile->c0, tile->c1) : spill_whole(r, lst);
     return spill_tile_outputs(r, lst, tile);
-}
-
-/* Whether an op of stages first..last writes tensor t. */
-static int produced_in(const tigris_plan_t *plan, uint16_t first, uint16_t last, uint16_t t) {
-    uint16_t s, i;
-    for (s = first; s <= last; s++) {
-        const tigris_stage_t *st = &plan->stages[s];
-        for (i = 0; i < st->num_ops; i++) {
-            const tigris_op_t *op = &plan->ops[tigris_stage_ops(plan, st)[i]];
-            if (listed(tigris_op_outputs(plan, op), op->num_outputs, t)) return 1;
-        }
-    }
-    return 0;
-}
-
-/* Band k of `size` indices out of `total`: [k * size, min((k + 1) * size, total)) (check_tiles
- * made every band of the plan non-empty: covers). */
-static void band_of(uint64_t k, uint32_t size, uint32_t total, int32_t *lo, int32_t *hi) {
-    uint64_t start = k * size, end = start + size;
-    *lo = (int32_t)start;
-    *hi = (int32_t)(end < total ? end : total);
 }
 
 /* A spatially tiled stage (first == last) or a chain of stages sharing a tile plan. 2-D tiles
@@ -631,6 +865,8 @@ static tigris_exec_error_t run_tiled(run_t *r, uint16_t first, uint16_t last, in
         if (tigris_mem_set_acc(mem, tp->acc_bytes) != TIGRIS_MEM_OK) err = TIGRIS_EXEC_ERR_TILE;
         mem->tile.reduce_op = tp->reduce_op;
     }
+    /* Row caches: their slots in the same place (reduction_ok: never with reduce_op) */
+    if (err == TIGRIS_EXEC_OK && row_cache(tp)) err = setup_caches(r, first, last, tp);
     r->dense = dense;
     for (k = 0; err == TIGRIS_EXEC_OK && k < count; k++) {
         tile_t tile = {0, 0, 0, 0, 0, 0};
@@ -651,9 +887,11 @@ static tigris_exec_error_t run_tiled(run_t *r, uint16_t first, uint16_t last, in
     }
     r->dense = 0;
     mem->tile.reduce_op = TIGRIS_NONE16;
+    mem->tile.num_caches = 0;
     mem->tile.c_start = mem->tile.c_end = 0;
     (void)tigris_mem_set_acc(mem, 0); /* nothing is allocated after finish: the release cannot fail */
     if (err != TIGRIS_EXEC_OK) return err;
+    if (row_cache(tp) && tp->acc_bytes > r->st.row_cache_bytes) r->st.row_cache_bytes = tp->acc_bytes;
     if (chain) r->st.stages_chain = (uint16_t)(r->st.stages_chain + (last - first + 1u));
     else r->st.stages_tiled++;
     r->st.total_tiles = (uint16_t)(count > 0xFFFFu - r->st.total_tiles ? 0xFFFFu : r->st.total_tiles + count);
@@ -754,6 +992,7 @@ tigris_exec_error_t tigris_run(const tigris_plan_t *plan, tigris_mem_t *mem, tig
         tigris_mem_reset_fast(mem);
         mem->tile.active = 0;
         mem->tile.reduce_op = TIGRIS_NONE16;
+        mem->tile.num_caches = 0;
         mem->tile.c_start = mem->tile.c_end = 0;
         (void)tigris_mem_set_acc(mem, 0); /* nothing allocated: cannot fail */
         if (tigris_mem_set_reserved(mem, plan->header->fast_reserved) != TIGRIS_MEM_OK) err = TIGRIS_EXEC_ERR_WEIGHTS;

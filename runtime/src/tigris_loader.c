@@ -585,6 +585,8 @@ static int feature_plan_ok(const tigris_tile_plan_t *t) {
  * without reduce_op keeps none, and has channel blocks only as output-feature blocks. */
 static int reduction_plan_ok(const ctx_t *c, const tigris_tile_plan_t *t) {
     if (t->tile_c == 0 && t->num_tiles_c != 1) return 0; /* no channel blocks: one block of all */
+    if (t->reduce_op == TIGRIS_NONE16 && (t->flags & TIGRIS_TILE_ROW_CACHE) != 0) /* row_cache_plan_ok */
+        return t->acc_bytes > 0 && t->acc_bytes <= t->peak;
     if (t->reduce_op == TIGRIS_NONE16) return t->acc_bytes == 0 && (t->tile_c == 0 || feature_plan_ok(t));
     if (t->reduce_op >= c->h->num_ops) return 0;
     if (!tigris_band_op_accumulates(c->p->ops[t->reduce_op].op_type) &&
@@ -607,13 +609,67 @@ static int cols_plan_ok(const tigris_tile_plan_t *t) {
     return t->chain == -1 && tiles_cover(t->tile_w, t->num_tiles_w, t->out_w);
 }
 
+/* Row caches (docs/tgrs-format.md, "Row caches") run full-width output-row tiles: no reduce_op,
+ * no column tiles, no channel blocks; their slots (acc_bytes, checked by reduction_plan_ok) are
+ * 1..peak bytes. No other flag is defined. */
+static int row_cache_plan_ok(const tigris_tile_plan_t *t) {
+    if ((t->flags & ~(uint16_t)TIGRIS_TILE_ROW_CACHE) != 0) return 0;
+    if ((t->flags & TIGRIS_TILE_ROW_CACHE) == 0) return 1;
+    return t->reduce_op == TIGRIS_NONE16 && t->tile_w == 0 && t->tile_c == 0;
+}
+
 static int tile_plans_ok(const ctx_t *c) {
     uint32_t i, n = c->h->num_tile_plans;
     for (i = 0; i < n; i++) {
         const tigris_tile_plan_t *t = &c->p->tile_plans[i];
-        if ((t->flags & ~(uint16_t)TIGRIS_TILE_ROW_CACHE) != 0 || (t->flags & TIGRIS_TILE_ROW_CACHE) != 0 || !tiles_cover(t->tile_h, t->num_tiles, t->out_h)) return 0;
+        if (!row_cache_plan_ok(t) || !tiles_cover(t->tile_h, t->num_tiles, t->out_h)) return 0;
         if (t->chain < -1 || (t->chain >= 0 && (uint32_t)t->chain >= n)) return 0;
         if (!reduction_plan_ok(c, t) || !cols_plan_ok(t)) return 0;
+    }
+    return 1;
+}
+
+/* Whether an op of stages first..last reads tensor t through overlapping rows
+ * (tigris_op_reads_overlapping_rows): then t is cached. */
+static int read_overlapping(const ctx_t *c, uint32_t first, uint32_t last, uint16_t t) {
+    uint32_t s, k;
+    for (s = first; s <= last; s++) {
+        const tigris_stage_t *st = &c->p->stages[s];
+        for (k = 0; k < st->num_ops; k++) {
+            const tigris_op_t *op = &c->p->ops[c->p->index_pool[st->ops + k]];
+            if (tigris_op_reads_overlapping_rows(op) && pool_lists(c, op->inputs, op->num_inputs, t)) return 1;
+        }
+    }
+    return 0;
+}
+
+/* A group run with row caches (a lone stage, or the consecutive stages of a chain sharing the
+ * tile plan, as the executor runs them): every op writing a cached tensor has one output (its
+ * kernel computes the new rows straight into the slot). Stages checked by stage_ok. */
+static int row_cache_group_ok(const ctx_t *c, uint32_t first, uint32_t last) {
+    uint32_t s, k, j;
+    for (s = first; s <= last; s++) {
+        const tigris_stage_t *st = &c->p->stages[s];
+        for (k = 0; k < st->num_ops; k++) {
+            const tigris_op_t *op = &c->p->ops[c->p->index_pool[st->ops + k]];
+            for (j = 0; op->num_outputs > 1 && j < op->num_outputs; j++)
+                if (read_overlapping(c, first, last, c->p->index_pool[op->outputs + j])) return 0;
+        }
+    }
+    return 1;
+}
+
+static int row_cache_groups_ok(const ctx_t *c) {
+    uint32_t s = 0, last, n = c->h->num_stages;
+    while (s < n) {
+        uint16_t tp = c->p->stages[s].tile_plan;
+        last = s;
+        if (tp != TIGRIS_NONE16 && c->p->tile_plans[tp].chain >= 0)
+            while (last + 1u < n && c->p->stages[last + 1u].tile_plan == tp) last++;
+        if (tp != TIGRIS_NONE16 && (c->p->tile_plans[tp].flags & TIGRIS_TILE_ROW_CACHE) != 0 &&
+            !row_cache_group_ok(c, s, last))
+            return 0;
+        s = last + 1u;
     }
     return 1;
 }
@@ -748,6 +804,7 @@ static tigris_error_t check_records(const ctx_t *c) {
     source_init(&s, c, SRC_STAGE_OPS, NULL, 0, 0);
     if (runs != h->num_ops || (h->num_ops != 0 && distinct(&s, h->num_ops, 0, 1) == 0))
         return TIGRIS_ERR_BAD_RECORD;
+    if (!row_cache_groups_ok(c)) return TIGRIS_ERR_BAD_RECORD;
     if (!lz4_blocks_ok(c)) return TIGRIS_ERR_BAD_RECORD;
     return TIGRIS_OK;
 }

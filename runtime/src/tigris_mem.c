@@ -440,6 +440,26 @@ tigris_mem_error_t tigris_mem_load_window(tigris_mem_t *mem, const tigris_plan_t
     return load_rect(mem, plan, tensor_idx, h_start, h_end, w_start, w_end, 1);
 }
 
+tigris_mem_error_t tigris_mem_load_rows(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx, void *dst,
+                                        int32_t h_start, int32_t h_end) {
+    const uint8_t *src;
+    geom_t g;
+    uint32_t bytes;
+    tigris_mem_error_t err;
+    if (mem == NULL || mem->tensor_ptrs == NULL || plan == NULL || dst == NULL) return TIGRIS_MEM_ERR_NULL;
+    if (tensor_idx >= mem->num_tensors) return TIGRIS_MEM_ERR_BAD_INDEX;
+    err = geometry(plan, tensor_idx, &g);
+    if (err != TIGRIS_MEM_OK) return err;
+    if (!window_ok(&g, h_start, h_end, 0, g.width) || g.n != 1) return TIGRIS_MEM_ERR_BAD_RANGE;
+    src = (const uint8_t *)mem->tensor_ptrs[tensor_idx];
+    if (src == NULL) return TIGRIS_MEM_ERR_NOT_SET;
+    if (in_fast(mem, src)) return TIGRIS_MEM_ERR_BAD_RANGE; /* the source must be the full tensor */
+    bytes = window_size(&g, h_end - h_start, g.width);      /* one item: rows are contiguous */
+    memcpy(dst, src + (size_t)window_size(&g, h_start, g.width), bytes);
+    mem->counters.loads_bytes += bytes;
+    return TIGRIS_MEM_OK;
+}
+
 tigris_mem_error_t tigris_mem_spill_window(tigris_mem_t *mem, const tigris_plan_t *plan, uint16_t tensor_idx,
                                            void *slow_base, int32_t h_start, int32_t h_end, int32_t w_start,
                                            int32_t w_end) {

@@ -40,7 +40,7 @@ from tigris.emit.tgrs import (
     read_plan,
     write_plan,
 )
-from tigris.emit.tgrs.enums import DType, FileFlag, OpType, WeightLayout
+from tigris.emit.tgrs.enums import DType, FileFlag, OpType, TileFlag, WeightLayout
 from tigris.emit.tgrs.enums import SectionKind as K
 from tigris.emit.tgrs.from_ir import plan_file_from_module
 from tigris.emit.tgrs.records import OP, STAGE, TILE_PLAN
@@ -51,7 +51,7 @@ from tigris.transforms.plan.bands import axis_tile_ranges, tile_ranges
 from tigris.transforms.plan.geometry import Axis, has_axis
 from tigris.transforms.plan.graph import PlanGraph, build_plan_graph
 from tigris.transforms.plan.memory import timeline
-from tigris.transforms.plan import tiling
+from tigris.transforms.plan import row_cache, tiling
 from tigris.transforms.plan.tiling import band_bytes, receptive_field, stage_windows, tile_peak_2d, tile_reads
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
@@ -1362,3 +1362,303 @@ def test_2d_graphs_cover_the_kernels() -> None:
     want = {(op, dtype) for op in ops for dtype in (DType.F32, DType.I8)}
     want |= {(OpType.QUANTIZE, DType.I8), (OpType.DEQUANTIZE, DType.F32), (OpType.SIGMOID, DType.F32)}
     assert want - kinds == set(), want - kinds
+
+
+# ---------------------------------------------------------------- row caches
+#
+# A group of full-width row tiles whose tile plan has TIGRIS_TILE_ROW_CACHE keeps every tensor an
+# op reads through overlapping rows in a slot across the tiles, computing (loading) each row once
+# (docs/tgrs-format.md, "Row caches"; the rule: transforms/plan/row_cache.py). Each graph below is
+# compiled into one normal stage (its plan graph gives the rule's figures), then given a row-cache
+# tile plan by hand: the stage alone, or split into a chain of two stages. The oracles: the normal
+# stage and the same tiles without the flag must give the very same bytes; the run's loads, slot
+# bytes and arena peak must be what the rule predicts (cached_reads, cache_bytes, cached_peak).
+
+RC_X = (1, 4, 11, 5)  # C = 4, H = 11 rows (cut unevenly), W = 5
+
+
+def _rc_conv_relu(g: GraphBuilder, x: str) -> str:
+    return g.relu(g.conv(x, 4, 3))
+
+
+def _rc_two_convs(g: GraphBuilder, x: str) -> str:
+    return g.conv(g.relu(g.conv(x, 4, 3)), 4, 3)
+
+
+def _rc_residual(g: GraphBuilder, x: str) -> str:
+    """conv 3x3 -> conv 3x3 -> add with the stage input: x is cached and read by the add too."""
+    return g.add(g.conv(g.relu(g.conv(x, 4, 3)), 4, 3), x)
+
+
+def _rc_stride2(g: GraphBuilder, x: str) -> str:
+    return g.conv(g.relu(g.conv(x, 4, 3)), 6, 3, stride=2)
+
+
+def _rc_max_pool(g: GraphBuilder, x: str) -> str:
+    """A 2x2 stride-2 max pool between two convs: its input is read without overlap (not cached)."""
+    return g.conv(g.pool("MaxPool", g.relu(g.conv(x, 4, 3)), 2, 2), 4, 3)
+
+
+# name -> (graph body, the op index a chain of two stages starts its second stage at)
+ROW_CACHE_GRAPHS = {
+    "conv_relu": (_rc_conv_relu, None),
+    "two_convs": (_rc_two_convs, 1),
+    "residual": (_rc_residual, None),
+    "stride2": (_rc_stride2, 1),
+    "max_pool": (_rc_max_pool, 1),
+}
+
+
+@functools.cache
+def rc_stage(name: str) -> tuple[PlanFile, PlanGraph]:
+    """The graph compiled at a budget it fits untiled: one normal stage, and its plan graph."""
+    body, _ = ROW_CACHE_GRAPHS[name]
+    g = GraphBuilder(f"row_cache_{name}", 41)
+    model = g.build({"y": body(g, g.add_input("x", RC_X))})
+    path = _TMP / f"row_cache_{name}.onnx"
+    onnx.save(model, path)
+    module = import_model_file(str(path), None)
+    TigrisCompilePass(budget=1 << 20, align=ALIGN).apply(Context(), module)
+    plan = plan_file_from_module(module, 1 << 20)
+    assert len(plan.stages) == 1 and plan.stages[0].tile_plan is None
+    return plan, build_plan_graph(module)
+
+
+def rc_stages(plan: PlanFile, split: int | None) -> list[temporal.Stage]:
+    """The planner's view of the group: the one stage, or ops [0, split) and [split, n) as a chain
+    (the first stage's outputs: what the second reads)."""
+    st = plan.stages[0]
+    if split is None:
+        return [temporal.Stage(0, st.ops[0], st.ops[-1], st.peak, list(st.inputs), list(st.outputs))]
+    first_ops, second_ops = st.ops[:split], st.ops[split:]
+    made = {o for i in first_ops for o in plan.ops[i].outputs}
+    read = [t for i in second_ops for t in plan.ops[i].inputs if t in made]
+    links = list(dict.fromkeys(read))
+    return [temporal.Stage(0, first_ops[0], first_ops[-1], st.peak, list(st.inputs), links),
+            temporal.Stage(1, second_ops[0], second_ops[-1], st.peak, links, list(st.outputs))]
+
+
+def row_cache_plan(plan: PlanFile, graph: PlanGraph, tile_h: int, split: int | None, cached: bool = True,
+                   acc_delta: int = 0) -> PlanFile:
+    """The plan's stage in full-width tiles of tile_h output rows, alone or (split) as a chain of
+    two stages, with row caches (acc_bytes and peak by the rule; acc_delta: off by that many
+    bytes) or without (then no slots, and the untiled stage's peak: the arena is not tested)."""
+    stages = rc_stages(plan, split)
+    h = plan.tensors[plan.outputs[0]].shape[2]
+    halo = receptive_field(stage_windows(graph, stages)) - 1
+    chain = 0 if split is not None else -1
+    if cached:
+        tp = TilePlan(tile_h, math.ceil(h / tile_h), halo, h, row_cache.cached_peak(graph, stages, tile_h, ALIGN),
+                      chain=chain, acc_bytes=row_cache.cache_bytes(graph, stages, tile_h, ALIGN) + acc_delta,
+                      flags=TileFlag.ROW_CACHE)  # fmt: skip
+    else:
+        tp = TilePlan(tile_h, math.ceil(h / tile_h), halo, h, plan.stages[0].peak, chain=chain)
+    out = [Stage(tuple(range(s.first, s.last + 1)), tuple(s.inputs), tuple(s.outputs), plan.stages[0].peak, tile_plan=0)
+           for s in stages]  # fmt: skip
+    return replace(plan, stages=out, tile_plans=[tp])
+
+
+def rc_case(name: str, chain: bool) -> tuple[PlanFile, PlanGraph, int | None]:
+    """The compiled stage, its plan graph, and where a chain splits it (None: the lone stage)."""
+    plan, graph = rc_stage(name)
+    split = ROW_CACHE_GRAPHS[name][1] if chain else None
+    assert split is None or 0 < split < len(plan.ops), (name, len(plan.ops))
+    return plan, graph, split
+
+
+def rc_peak(graph: PlanGraph, stages: list[temporal.Stage], tile_h: int) -> int:
+    """The arena the runtime needs: row_cache.cached_peak, but a tensor of the group that has no
+    band in a tile (nothing of the tile reads it: an op with no new row widens nothing) takes no
+    bytes there. cached_peak gives such a tensor its whole size (timeline's default for a tensor
+    missing from `sizes`), so it can only predict more than this: the planner's to fix."""
+    keep = row_cache.cached_tensors(graph, stages)
+    steps = row_cache.group_steps(graph, stages)
+    peak = 0
+    for tile in row_cache.cached_tiles(graph, stages, tile_h):
+        sizes = {t: 0 for step in steps for t in (*step.inputs, *step.outputs)}
+        sizes |= {t: 0 if t in keep else graph.tensors[t].row_bytes * (e - s) for t, (s, e) in tile.need.items()}
+        for st in stages:
+            peak = max(peak, timeline(graph, ALIGN, st.first, st.last, sizes).peak)
+    return row_cache.cache_bytes(graph, stages, tile_h, ALIGN) + peak
+
+
+def rc_input() -> np.ndarray:
+    return np.random.default_rng(5).standard_normal((RC_X[0], RC_X[2], RC_X[3], RC_X[1])).astype(np.float32)
+
+
+RC_TILES = [1, 2, 3, 11]
+RC_RUNS = [(name, chain) for name, (_, split) in ROW_CACHE_GRAPHS.items() for chain in (False, True)
+           if not chain or split is not None]  # fmt: skip
+
+
+@pytest.mark.parametrize("tile_h", RC_TILES)
+@pytest.mark.parametrize(("name", "chain"), RC_RUNS, ids=[f"{n}{'-chain' if c else ''}" for n, c in RC_RUNS])
+def test_row_caches_give_the_untiled_bytes(name: str, chain: bool, tile_h: int, tmp_path: Path) -> None:
+    """The untiled bytes and those of the same tiles without caches; every input row loaded once;
+    the slots, loads and arena peak the rule predicts; the arena one byte smaller refused."""
+    plan, graph, split = rc_case(name, chain)
+    stages = rc_stages(plan, split)
+    x = rc_input()
+    untiled = host_run(plan, x, tmp_path)
+    assert untiled.code == 0, untiled.error
+    plain = host_run(row_cache_plan(plan, graph, tile_h, split, cached=False), x, tmp_path)
+    assert plain.code == 0 and plain.out == untiled.out, plain.error
+    cached = row_cache_plan(plan, graph, tile_h, split)
+    tp = cached.tile_plans[0]
+    run_ = host_run(cached, x, tmp_path, fast=tp.peak)
+    assert run_.code == 0, run_.error
+    assert run_.out == untiled.out
+    s = run_.stats
+    assert s["row_cache_bytes"] == tp.acc_bytes == row_cache.cache_bytes(graph, stages, tile_h, ALIGN) > 0
+    assert s["loads_bytes"] == row_cache.cached_reads(graph, stages, tile_h)
+    assert s["loads_bytes"] == x.nbytes  # the input is read through a window: each row once
+    assert s["spills_bytes"] == len(run_.out) == plan.tensors[plan.outputs[0]].nbytes
+    key = "stages_chain" if chain else "stages_tiled"
+    assert (s[key], s["total_tiles"], s["stages_normal"]) == (len(stages), tp.num_tiles, 0)
+    assert s["slow_overflow_count"] == 0 and s["fast_peak"] == rc_peak(graph, stages, tile_h) <= tp.peak
+    for rows, total in row_cache.cached_computed(graph, stages, tile_h).values():
+        assert rows <= total  # nothing recomputed (a pool's odd last row is never read: not computed)
+    below = host_run(cached, x, tmp_path, fast=tp.peak - 1)
+    assert below.code == 1 and "tiled execution" in below.error, below
+    assert plain.stats["row_cache_bytes"] == 0
+
+
+@pytest.mark.parametrize("tile_h", [1, 3])
+@pytest.mark.parametrize(("name", "chain"), RC_RUNS, ids=[f"{n}{'-chain' if c else ''}" for n, c in RC_RUNS])
+def test_row_caches_run_the_rule_call_by_call(name: str, chain: bool, tile_h: int, tmp_path: Path) -> None:
+    """Through the checking harness (every resident row of every input checked, every output row
+    written by its kernel call): each op runs in the tiles where the rule computes new rows of its
+    output, on exactly those rows (a cached output's) or its band (another's), reading the bands the
+    rule gives its inputs; with the real loader too."""
+    plan, graph, split = rc_case(name, chain)
+    stages = rc_stages(plan, split)
+    cached = row_cache_plan(plan, graph, tile_h, split)
+    tp = cached.tile_plans[0]
+    keep = row_cache.cached_tensors(graph, stages)
+    tiles = row_cache.cached_tiles(graph, stages, tile_h)
+    want = []
+    for k, tile in enumerate(tiles):
+        for st in stages:
+            for op in range(st.first, st.last + 1):
+                step = graph.steps[op]
+                if not any(o in tile.new for o in step.outputs):
+                    continue
+                outs = {o: tile.new[o] if o in keep else tile.need[o] for o in step.outputs if o in tile.need}
+                want.append((op, k, outs, {i: tile.need[i] for i in step.inputs}))
+    path = tmp_path / "row_cache.tgrs"
+    path.write_bytes(write_plan(cached))
+    for exe in (harness(), harness(real_loader=True)):
+        res = run(Compiled(name, path, cached, graph, 0), fast=tp.peak, exe=exe)
+        s = res.stats
+        assert s["err"] == 0 and s["outputs_ok"] == 1 and s["bad"] == 0, (s, res.text[-2000:])
+        assert s["row_cache_bytes"] == tp.acc_bytes and s["fast_peak"] == rc_peak(graph, stages, tile_h)
+        assert s["loads_bytes"] == row_cache.cached_reads(graph, stages, tile_h)
+        got = [(k.op, k.tile, k.outs, k.ins) for k in res.calls]
+        assert got == want
+    for o in keep:  # the kernels of a cached tensor's producer compute each of its rows once, in order
+        ranges = [outs[o] for _, _, outs, _ in want if o in outs]
+        assert all(a[1] <= b[0] for a, b in zip(ranges, ranges[1:])), (o, ranges)
+
+
+@pytest.mark.parametrize("delta", [-1, 1, -ALIGN, ALIGN])
+def test_row_cache_slots_must_be_the_plans_bytes(delta: int, tmp_path: Path) -> None:
+    """acc_bytes must be the slots' bytes exactly (what the compiler counted in the peak): one byte
+    or one aligned slot off, the executor refuses the group before its first tile."""
+    plan, graph, _ = rc_case("residual", False)
+    bad = row_cache_plan(plan, graph, 3, None, acc_delta=delta)
+    res = host_run(bad, rc_input(), tmp_path)
+    assert res.code == 1 and "tiled execution" in res.error, res
+    path = tmp_path / "off.tgrs"
+    path.write_bytes(write_plan(bad))
+    refused = run(Compiled("off", path, bad, graph, 0), fast=1 << 16)
+    assert refused.stats["err"] == ERR["tile"] and refused.calls == [], refused.stats
+
+
+# Row-cache plans the loader refuses (the reader refuses to write them): (field, value, the
+# reader's message); the executor, given them through the harness's own parser, refuses them too.
+ROW_CACHE_REFUSALS = {
+    "column tiles": ({"tile_w": 2, "num_tiles_w": 3, "out_w": 5}, "row caches run full-width"),
+    "unknown flag": ({"flags": 3}, "unknown bits"),
+    "no slots": ({"acc_bytes": 0}, "row caches keep 1..peak"),
+}
+
+
+@pytest.mark.parametrize("case", list(ROW_CACHE_REFUSALS))
+def test_row_cache_plans_the_loader_refuses(case: str, tmp_path: Path) -> None:
+    plan, graph, _ = rc_case("two_convs", False)
+    good = row_cache_plan(plan, graph, 3, None)
+    data = write_plan(good)
+    for key, value in ROW_CACHE_REFUSALS[case][0].items():
+        data = set_field(data, K.TILE_PLANS, TILE_PLAN, 0, key, value)
+    with pytest.raises(TgrsFormatError, match=ROW_CACHE_REFUSALS[case][1]):
+        read_plan(data)
+    (tmp_path / "plan.tgrs").write_bytes(data)
+    (tmp_path / "in.bin").write_bytes(rc_input().tobytes())
+    cmd = [str(_runner(sanitize=True)), str(tmp_path / "plan.tgrs"), str(tmp_path / "in.bin"), str(tmp_path / "o")]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and "cannot load the plan" in proc.stderr, proc.stderr
+    refused = run(Compiled(case, tmp_path / "plan.tgrs", good, graph, 0), fast=1 << 16)
+    assert refused.stats["err"] == ERR["tile"] and refused.calls == [], refused.stats
+
+
+def test_row_cache_writer_with_two_outputs_is_refused(tmp_path: Path) -> None:
+    """A cached tensor's producer computes its new rows straight into the slot, so it must have one
+    output: a relu writing a 3x1 pool's input (cached: rows 2k - 1 .. 2k + 3 of the tile's, 4 rows
+    of 2 x 2 x 4 bytes, one 128-byte slot) and a second tensor makes the loader refuse the plan
+    (through the harness: load_error) and the executor too (through the harness's own parser);
+    with one output the same plan runs, the harness checking every row."""
+    t = _tensors(4)
+    pool = Op(OpType.MAX_POOL, "pool", (1,), (3,), kernel_h=3, kernel_w=1, pad_top=1, pad_bottom=1, **WINDOW)
+    tp = TilePlan(2, 4, 2, 8, 4096, acc_bytes=128, flags=TileFlag.ROW_CACHE)
+
+    def plan(outs: tuple[int, ...]) -> PlanFile:
+        ops = [Op(OpType.RELU, "relu", (0,), outs, **SAME), pool]
+        return PlanFile("writer", t, ops, [Stage((0, 1), (0,), (3,), 4096, tile_plan=0)], (0,), (3,), [tp])
+
+    one = _hand("writer_one", plan((1,)))
+    for exe in (harness(), harness(real_loader=True)):
+        res = run(one, fast=4096, exe=exe)
+        assert res.stats["err"] == 0 and res.stats["bad"] == 0 and res.stats["outputs_ok"] == 1, res.text
+        assert res.stats["row_cache_bytes"] == 128 and res.stats["loads_bytes"] == 8 * 32
+    two = _hand("writer_two", plan((1, 2)))
+    refused = run(two, fast=4096)
+    assert refused.stats["err"] == ERR["tile"] and refused.calls == [], refused.stats
+    assert refused.stats["error_tensor"] == 1
+    exe = harness(real_loader=True)
+    proc = subprocess.run([str(exe), str(two.path), "--fast", "4096", "--slow", str(1 << 20)], capture_output=True,
+                          text=True, timeout=120)
+    assert "load_error=" in proc.stdout and "call op=" not in proc.stdout, proc.stdout
+
+
+def test_row_cache_fixture_runs_as_worked_out_by_hand(tmp_path: Path) -> None:
+    """The round-trip fixture (test_tgrs_roundtrip.py row_caches: two conv 3x3 stages chained in
+    tiles of 2 of 6 rows), through the checking harness: each conv computes the rows worked out
+    there by hand, x is loaded once, and the arena holds the 256 slot bytes and y's 64-byte band."""
+    path = tmp_path / "rowcache.tgrs"
+    path.write_bytes(FILES["rowcache"])
+    for exe in (harness(), harness(real_loader=True)):
+        res = run(Compiled("rowcache", path, None, None, 0), fast=1 << 16, exe=exe)  # type: ignore[arg-type]
+        s = res.stats
+        assert s["err"] == 0 and s["outputs_ok"] == 1 and s["bad"] == 0, res.text
+        got = [(k.op, k.tile, k.outs, k.ins) for k in res.calls]
+        assert got == [(0, 0, {2: (0, 3)}, {0: (0, 4)}), (1, 0, {4: (0, 2)}, {2: (0, 3)}),
+                       (0, 1, {2: (3, 5)}, {0: (2, 6)}), (1, 1, {4: (2, 4)}, {2: (1, 5)}),
+                       (0, 2, {2: (5, 6)}, {0: (4, 6)}), (1, 2, {4: (4, 6)}, {2: (3, 6)})]  # fmt: skip
+        assert (s["loads_bytes"], s["spills_bytes"], s["row_cache_bytes"], s["fast_peak"]) == (192, 192, 256, 320)
+        assert (s["stages_chain"], s["total_tiles"]) == (2, 3)
+
+
+# Row-cache plans the executor refuses before the first tile (the loader accepts the first: the
+# slot bytes depend on the bands, which it does not compute): (corruption of the fixture, stage).
+ROW_CACHE_EXEC_REFUSALS = {
+    "slots one byte short": ("rowcache", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "acc_bytes", 255), 0),
+    "unknown flag": ("rowcache", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "flags", 3), 0),
+    "column tiles": ("rowcache", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "tile_w", 2), 0),
+    "with reduce_op": ("rowcache", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "reduce_op", 1), 0),
+    "slots above the peak": ("rowcache", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "peak", 255), 0),
+}
+
+
+@pytest.mark.parametrize("case", list(ROW_CACHE_EXEC_REFUSALS))
+def test_executor_refuses_a_bad_row_cache_plan(case: str, tmp_path: Path) -> None:
+    check_refused(case, *ROW_CACHE_EXEC_REFUSALS[case], tmp_path)

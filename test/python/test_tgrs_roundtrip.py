@@ -41,6 +41,7 @@ from tigris.emit.tgrs.enums import (
     VERSION_MAJOR,
     VERSION_MINOR,
     SectionKind,
+    TileFlag,
     WeightLayout,
 )
 from tigris.emit.tgrs.records import HEADER, WEIGHT_BLOCK, WEIGHT_ENTRY
@@ -360,6 +361,32 @@ def dense_blocks() -> PlanFile:
     return PlanFile("dense_blocks", t, ops, stages, (0,), (4,), tiles, weights)
 
 
+def row_caches() -> PlanFile:
+    """Row caches (docs/tgrs-format.md, "Row caches"): a chain of two conv 3x3 (pads 1) stages in
+    tiles of 2 of the 6 output rows, x and a (rows of 4 x 2 x 4 = 32 bytes) in slots. By hand,
+    tiles [0, 2), [2, 4), [4, 6) of y: a's bands [0, 3), [1, 5), [3, 6) (new rows [0, 3), [3, 5),
+    [5, 6)), x's [0, 4), [2, 6), [4, 6) (new [0, 4), [4, 6), none): 4-row slots of 128 bytes
+    each, 256 bytes; peak: the slots and y's 2-row band, 64 bytes."""
+    rng = np.random.default_rng(11)
+    t = [
+        Tensor("x", F32, (1, 2, 6, 4)),
+        Tensor("w0", F32, (2, 3, 3, 2), weight=0),
+        Tensor("a", F32, (1, 2, 6, 4)),
+        Tensor("w1", F32, (2, 3, 3, 2), weight=1),
+        Tensor("y", F32, (1, 2, 6, 4)),
+    ]
+    pads = {"pad_top": 1, "pad_left": 1, "pad_bottom": 1, "pad_right": 1}
+    ops = [
+        Op(OpType.CONV, "conv0", (0, 1), (2,), weight=1, kernel_h=3, kernel_w=3, **pads, **WINDOW),
+        Op(OpType.CONV, "conv1", (2, 3), (4,), weight=3, kernel_h=3, kernel_w=3, **pads, **WINDOW),
+    ]
+    stages = [Stage((0,), (0,), (2,), peak=384, tile_plan=0), Stage((1,), (2,), (4,), peak=384, tile_plan=0)]
+    tiles = [TilePlan(tile_h=2, num_tiles=3, halo=4, out_h=6, peak=256 + 64, chain=0, acc_bytes=256,
+                      flags=TileFlag.ROW_CACHE)]
+    weights = [Weight(_w(rng, (2, 3, 3, 2)), WeightLayout.OHWI), Weight(_w(rng, (2, 3, 3, 2)), WeightLayout.OHWI)]
+    return PlanFile("row_caches", t, ops, stages, (0,), (4,), tiles, weights)
+
+
 def minimal() -> PlanFile:
     """One relu, no weights, an empty name: every optional section is absent."""
     t = [Tensor("x", DType.U8, (4,)), Tensor("y", DType.U8, (4,))]
@@ -370,7 +397,7 @@ def minimal() -> PlanFile:
 
 PLANS: dict[str, Callable[[], PlanFile]] = {
     f.__name__: f
-    for f in (float_cnn, int8_chain, blocked, shape_ops, reduction_tiles, tiles_2d, dense_blocks, minimal)
+    for f in (float_cnn, int8_chain, blocked, shape_ops, reduction_tiles, tiles_2d, dense_blocks, row_caches, minimal)
 }
 CASES = [(n, c) for n in PLANS for c in ("none", "lz4") if not (n == "shape_ops" and c == "lz4")]
 

@@ -57,6 +57,7 @@ FILES = {
     "reduced": write_plan(PLANS.reduction_tiles()),
     "tiles2d": write_plan(PLANS.tiles_2d()),
     "dense": write_plan(PLANS.dense_blocks()),
+    "rowcache": write_plan(PLANS.row_caches()),
 }
 FMT = {
     "uint8_t": "<B",
@@ -215,6 +216,10 @@ CASES: list[Case] = [
     ("reduced", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "flags", 2), "BAD_RECORD", "tile plan 0 flags: unknown bits 0x2"),
     ("reduced", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "flags", 1), "BAD_RECORD", r"tile plan 0 flags: row caches run full-width output-row tiles only \(no reduce_op, tile_w or tile_c\)"),
     ("reduced", lambda d: set_pool(d, K.INDEX_POOL, get_field(d, K.STAGES, STAGE, 0, "outputs"), 1), "BAD_RECORD", r"stage 0 outputs\[0\]: tensor 1 is not written by op 1, the reducing op"),
+    # row caches: tile plan 0 runs the chain of two convs in 3 tiles of 2 rows, 256 bytes of slots
+    ("rowcache", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "flags", 5), "BAD_RECORD", "tile plan 0 flags: unknown bits 0x4"),
+    ("rowcache", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "acc_bytes", 0), "BAD_RECORD", r"tile plan 0 acc_bytes: 0: row caches keep 1..peak \(320\) bytes of slots"),
+    ("rowcache", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "acc_bytes", 321), "BAD_RECORD", r"tile plan 0 acc_bytes: 321: row caches keep 1..peak \(320\) bytes of slots"),
     # 2-D tiles: tile plan 0 cuts the 6 x 10 output of stage 0 (conv, relu, mul) in 3 x 3 tiles of 2 x 4
     ("tiles2d", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "tile_w", 0), "BAD_RECORD", "tile plan 0 num_tiles_w: 3 without tile_w: full-width plans have 1"),
     ("float", lambda d: set_field(d, K.TILE_PLANS, TILE_PLAN, 0, "halo_w", 2), "BAD_RECORD", "tile plan 0 halo_w: 2 without tile_w: full-width plans have 0"),
