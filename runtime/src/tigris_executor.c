@@ -624,8 +624,8 @@ static int produced_in(const tigris_plan_t *plan, uint16_t first, uint16_t last,
 /* ---- row caches (docs/tgrs-format.md, "Row caches"; transforms/plan/row_cache.py) ----
  *
  * A group whose tile plan has TIGRIS_TILE_ROW_CACHE keeps every tensor an op of the group reads
- * through overlapping rows (tigris_op_reads_overlapping_rows) in a slot of the accumulator
- * region across its tiles: each tile keeps the rows of the previous one it still needs and
+ * through overlapping rows (tigris_op_reads_overlapping_rows), and every tensor with more than
+ * one use in the group (find_caches), in a slot of the accumulator region across its tiles: each tile keeps the rows of the previous one it still needs and
  * computes (loads) only the rows after them. mem->tile.caches holds the state. */
 
 /* Add tensor t to the caches unless it is there, keeping them in tensor-number order (the
@@ -655,9 +655,27 @@ static uint32_t cache_row_bytes(const tigris_plan_t *plan, const tigris_mem_t *m
     return tigris_mem_window_bytes(plan, t, 0, 1, w0, w1);
 }
 
-/* The group's cached tensors: the non-constant inputs of every op reading overlapping rows.
- * Each must come from one place the slot can take it from: a first-stage input (loaded), or
- * the one output of one op of the group (computed into the slot), never both. */
+/* Uses of tensor t in the group first..last: the ops reading it (each once) and, for an output
+ * of the last stage, its spill. */
+static uint32_t group_uses(const tigris_plan_t *plan, uint16_t first, uint16_t last, uint16_t t) {
+    const tigris_stage_t *lst = &plan->stages[last];
+    uint32_t n = (uint32_t)listed(tigris_stage_outputs(plan, lst), lst->num_outputs, t);
+    uint16_t s, i;
+    for (s = first; s <= last; s++) {
+        const tigris_stage_t *st = &plan->stages[s];
+        for (i = 0; i < st->num_ops; i++) {
+            const tigris_op_t *op = &plan->ops[tigris_stage_ops(plan, st)[i]];
+            n += (uint32_t)listed(tigris_op_inputs(plan, op), op->num_inputs, t);
+        }
+    }
+    return n;
+}
+
+/* The group's cached tensors (transforms/plan/row_cache.py cached_tensors): the non-constant
+ * inputs of every op reading overlapping rows, and every tensor with more than one use in the
+ * group (its uses may ask for rows at different paces). Each must come from one place the slot
+ * can take it from: a first-stage input (loaded), or the one output of one op of the group
+ * (computed into the slot), never both. */
 static tigris_exec_error_t find_caches(run_t *r, uint16_t first, uint16_t last) {
     const tigris_plan_t *plan = r->plan;
     tigris_mem_t *mem = r->mem;
@@ -670,9 +688,10 @@ static tigris_exec_error_t find_caches(run_t *r, uint16_t first, uint16_t last) 
         for (i = 0; i < st->num_ops; i++) {
             const tigris_op_t *op = &plan->ops[tigris_stage_ops(plan, st)[i]];
             const uint16_t *ins = tigris_op_inputs(plan, op);
-            if (!tigris_op_reads_overlapping_rows(op)) continue;
+            const int overlapping = tigris_op_reads_overlapping_rows(op);
             for (j = 0; j < op->num_inputs; j++) {
-                if (!is_constant(plan, ins[j]) && cache_add(mem, ins[j]) != 0) return TIGRIS_EXEC_ERR_TILE;
+                if (is_constant(plan, ins[j]) || (!overlapping && group_uses(plan, first, last, ins[j]) < 2)) continue;
+                if (cache_add(mem, ins[j]) != 0) return TIGRIS_EXEC_ERR_TILE;
             }
         }
     }

@@ -629,15 +629,18 @@ static int tile_plans_ok(const ctx_t *c) {
     return 1;
 }
 
-/* Whether an op of stages first..last reads tensor t through overlapping rows
- * (tigris_op_reads_overlapping_rows): then t is cached. */
+/* Whether tensor t of stages first..last is cached (the executor's find_caches): an op of the
+ * group reads it through overlapping rows (tigris_op_reads_overlapping_rows), or it has more
+ * than one use there (ops reading it, each once, and the spill of an output of the last stage). */
 static int read_overlapping(const ctx_t *c, uint32_t first, uint32_t last, uint16_t t) {
-    uint32_t s, k;
+    const tigris_stage_t *lst = &c->p->stages[last];
+    uint32_t s, k, uses = (uint32_t)pool_lists(c, lst->outputs, lst->num_outputs, t);
     for (s = first; s <= last; s++) {
         const tigris_stage_t *st = &c->p->stages[s];
         for (k = 0; k < st->num_ops; k++) {
             const tigris_op_t *op = &c->p->ops[c->p->index_pool[st->ops + k]];
-            if (tigris_op_reads_overlapping_rows(op) && pool_lists(c, op->inputs, op->num_inputs, t)) return 1;
+            if (!pool_lists(c, op->inputs, op->num_inputs, t)) continue;
+            if (tigris_op_reads_overlapping_rows(op) || ++uses > 1) return 1;
         }
     }
     return 0;

@@ -65,7 +65,7 @@ from tigris.transforms.plan.planner import (
 )
 from tigris.transforms.plan.temporal import Stage, make_stage, partition_temporal
 from tigris.transforms.plan.row_cache import (
-    cache_bytes, cached_peak, cached_reads, cached_tensors, cached_tiles, cacheable, slot_rows,
+    cache_bytes, cached_peak, cached_reads, cached_tensors, cached_tiles, cacheable, slot_rows, slots_hold,
 )
 from tigris.transforms.plan.tiling import TilePlan, band_peak, band_rows, chain_rows, is_tileable, plan_cached, receptive_field
 
@@ -665,11 +665,14 @@ def replay(g: PlanGraph, stages: list[Stage], tile_h: int) -> None:
     assert len(tiles) == -(-height // tile_h)
     made: dict[int, set[int]] = {}  # rows of each tensor computed or loaded so far
     previous: dict[int, tuple[int, int]] = {}
+    if not slots_hold(g, stages, tile_h):
+        event("a cached band moves back: not planned")
+        return
     for k, tile in enumerate(tiles):
         for t, (a, b) in tile.need.items():
             if t in cached and t in previous:
                 pa, pb = previous[t]
-                assert a >= pa, "a cached band never moves up"
+                assert a >= pa and b >= pb, "a cached band never moves up"
                 kept = set(range(a, min(b, pb)))
                 assert kept <= set(range(pa, pb)), "kept rows were in the previous band"
         for t, (a, b) in tile.new.items():

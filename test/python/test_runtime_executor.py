@@ -1466,22 +1466,6 @@ def rc_case(name: str, chain: bool) -> tuple[PlanFile, PlanGraph, int | None]:
     return plan, graph, split
 
 
-def rc_peak(graph: PlanGraph, stages: list[temporal.Stage], tile_h: int) -> int:
-    """The arena the runtime needs: row_cache.cached_peak, but a tensor of the group that has no
-    band in a tile (nothing of the tile reads it: an op with no new row widens nothing) takes no
-    bytes there. cached_peak gives such a tensor its whole size (timeline's default for a tensor
-    missing from `sizes`), so it can only predict more than this: the planner's to fix."""
-    keep = row_cache.cached_tensors(graph, stages)
-    steps = row_cache.group_steps(graph, stages)
-    peak = 0
-    for tile in row_cache.cached_tiles(graph, stages, tile_h):
-        sizes = {t: 0 for step in steps for t in (*step.inputs, *step.outputs)}
-        sizes |= {t: 0 if t in keep else graph.tensors[t].row_bytes * (e - s) for t, (s, e) in tile.need.items()}
-        for st in stages:
-            peak = max(peak, timeline(graph, ALIGN, st.first, st.last, sizes).peak)
-    return row_cache.cache_bytes(graph, stages, tile_h, ALIGN) + peak
-
-
 def rc_input() -> np.ndarray:
     return np.random.default_rng(5).standard_normal((RC_X[0], RC_X[2], RC_X[3], RC_X[1])).astype(np.float32)
 
@@ -1515,7 +1499,7 @@ def test_row_caches_give_the_untiled_bytes(name: str, chain: bool, tile_h: int, 
     assert s["spills_bytes"] == len(run_.out) == plan.tensors[plan.outputs[0]].nbytes
     key = "stages_chain" if chain else "stages_tiled"
     assert (s[key], s["total_tiles"], s["stages_normal"]) == (len(stages), tp.num_tiles, 0)
-    assert s["slow_overflow_count"] == 0 and s["fast_peak"] == rc_peak(graph, stages, tile_h) <= tp.peak
+    assert s["slow_overflow_count"] == 0 and s["fast_peak"] == row_cache.cached_peak(graph, stages, tile_h, ALIGN) == tp.peak
     for rows, total in row_cache.cached_computed(graph, stages, tile_h).values():
         assert rows <= total  # nothing recomputed (a pool's odd last row is never read: not computed)
     below = host_run(cached, x, tmp_path, fast=tp.peak - 1)
@@ -1551,7 +1535,7 @@ def test_row_caches_run_the_rule_call_by_call(name: str, chain: bool, tile_h: in
         res = run(Compiled(name, path, cached, graph, 0), fast=tp.peak, exe=exe)
         s = res.stats
         assert s["err"] == 0 and s["outputs_ok"] == 1 and s["bad"] == 0, (s, res.text[-2000:])
-        assert s["row_cache_bytes"] == tp.acc_bytes and s["fast_peak"] == rc_peak(graph, stages, tile_h)
+        assert s["row_cache_bytes"] == tp.acc_bytes and s["fast_peak"] == row_cache.cached_peak(graph, stages, tile_h, ALIGN)
         assert s["loads_bytes"] == row_cache.cached_reads(graph, stages, tile_h)
         got = [(k.op, k.tile, k.outs, k.ins) for k in res.calls]
         assert got == want

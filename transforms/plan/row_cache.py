@@ -67,12 +67,32 @@ def cached_tensors(graph: PlanGraph, stages: list[Stage]) -> frozenset[int]:
 
 
 def cacheable(graph: PlanGraph, stages: list[Stage]) -> bool:
-    """Whether the group can run with row caches: some tensor is cached, and every op of the
-    group writing a cached tensor has one output."""
+    """Whether the group can run with row caches: some tensor is cached, every op of the group
+    writing a cached tensor has one output, and every cached tensor with rows to cut holds one
+    batch item (its rows are then contiguous: a slot keeps and shifts them as one block)."""
     cached = cached_tensors(graph, stages)
     if not cached:
         return False
+    if any(len(graph.tensors[t].shape) >= 3 and graph.tensors[t].height > 1 and graph.tensors[t].shape[0] != 1
+           for t in cached):  # fmt: skip
+        return False
     return all(len(s.outputs) == 1 for s in group_steps(graph, stages) if cached.intersection(s.outputs))
+
+
+def slots_hold(graph: PlanGraph, stages: list[Stage], tile_h: int) -> bool:
+    """Whether every cached band only moves down, tile after tile: its start and its end never
+    go back (the slot keeps rows [start, end) and the rule takes the rows before the previous
+    end as held). Bands of monotone windows always do; the runtime refuses a plan where they
+    do not."""
+    cached = cached_tensors(graph, stages)
+    seen: dict[int, tuple[int, int]] = {}
+    for tile in cached_tiles(graph, stages, tile_h):
+        for t, (start, end) in tile.need.items():
+            if t in cached:
+                if t in seen and (start < seen[t][0] or end < seen[t][1]):
+                    return False
+                seen[t] = (start, end)
+    return True
 
 
 @dataclass(frozen=True)
@@ -124,7 +144,6 @@ def _cached_tiles(graph: PlanGraph, stages: list[Stage], tile_h: int) -> list[Ca
                 if fresh[0] < fresh[1]:
                     new[t] = fresh
             if t in cached:
-                assert r[0] >= starts.get(t, 0), "a cached band never moves up"
                 starts[t] = r[0]
                 done[t] = max(done.get(t, 0), r[1])
         tiles.append(CachedTile(need, new))
@@ -202,12 +221,16 @@ def largest_cached_tile(graph: PlanGraph, stages: list[Stage], budget: int, alig
     if not cacheable(graph, stages):
         return None
     height = extent(graph.tensors[stages[-1].outputs[0]], Axis.H)
+
+    def fits(tile_h: int) -> bool:
+        return cached_peak(graph, stages, tile_h, align) <= budget and slots_hold(graph, stages, tile_h)
+
     low, high = 1, height
-    if cached_peak(graph, stages, 1, align) > budget:
+    if not fits(1):
         return None
     while low < high:
         mid = (low + high + 1) // 2
-        if cached_peak(graph, stages, mid, align) <= budget:
+        if fits(mid):
             low = mid
         else:
             high = mid - 1
