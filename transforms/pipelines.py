@@ -79,6 +79,9 @@ class TigrisCompilePass(ModulePass):
     compress: str = "none"
     max_recompute: int | float = 10.0
     """Percent of the model's MACs the planner's cuts may add in halo recompute (tigris-plan)."""
+    cuts: str = "shortest"
+    """How tigris-plan cuts stages: `shortest` (least slow-memory traffic, fused stages) or `greedy`
+    (the spec's forward pass: one spatial op per tiled stage, chains between them)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         self.run(ctx, op)
@@ -93,7 +96,7 @@ class TigrisCompilePass(ModulePass):
         `verify_each` as for `run_passes`."""
         from tigris.transforms.plan.passes import TigrisPlanPass
 
-        TigrisPlanPass(self.budget, self.align, max_recompute=self.max_recompute).apply(ctx, op)
+        TigrisPlanPass(self.budget, self.align, cuts=self.cuts, max_recompute=self.max_recompute).apply(ctx, op)
         if verify_each:
             op.verify()
         self.lower(ctx, op, verify_each=verify_each)
@@ -120,7 +123,7 @@ class TigrisCompilePass(ModulePass):
             verify()
         if self.compress == "lz4" and (at := choose_plan_budget(op, self.budget, self.align)) != self.budget:
             # the weights are final: price them, then re-plan
-            TigrisPlanPass(at, self.align, max_recompute=self.max_recompute).apply(ctx, op)
+            TigrisPlanPass(at, self.align, cuts=self.cuts, max_recompute=self.max_recompute).apply(ctx, op)
             verify()
         GroupWeightsPass(self.compress, self.budget).apply(ctx, op)  # type: ignore[arg-type]
         verify()

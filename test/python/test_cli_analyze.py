@@ -161,7 +161,7 @@ def test_relu3_one_tiled_stage_beats_normal_stages(relu3: Path, capsys: pytest.C
     ]  # fmt: skip
     assert r["stages"][0]["inputs"] == ["x"] and r["stages"][0]["outputs"] == ["a", "c"]
     rows = {"tile_h": 5, "halo": 0, "tiles": 2, "chain": -1, "acc": 0, "tile_w": 0, "halo_w": 0, "tile_c": 0,
-            "dense": False}
+            "dense": False, "windows": 0}
     assert r["stages"][0]["tile"] == rows
     assert r["slow_traffic_bytes"] == {"written": 2 * RELU_T, "read": RELU_T}
     # slow memory: x, a and c while the stage runs; tigris run agrees
@@ -182,7 +182,7 @@ def test_relu3_tiled(relu3: Path, capsys: pytest.CaptureFixture[str]) -> None:
         "fits_tiled", 1, 1, 0, 0,
     )  # fmt: skip
     rows = {"tile_h": 3, "halo": 0, "tiles": 3, "acc": 0, "tile_w": 0, "halo_w": 0, "tile_c": 0,
-            "dense": False}  # full-width rows
+            "dense": False, "windows": 0}  # full-width rows, no spatial op
     assert [s["tile"] for s in r["stages"]] == [{**rows, "chain": -1}]
     assert r["scheduled_peak_bytes"] == 3 * 3 * RELU_ROW == 288 and r["headroom_bytes"] == 300 - 288
     # the stage reads x (all 8 rows once) and writes a and c
@@ -215,7 +215,9 @@ def test_conv_chain_halo_and_flash(convs: Path, capsys: pytest.CaptureFixture[st
     # the first stage's band (2r + 6) * 64 <= 640 gives r = 2, 4 tiles, halo RF - 1 = 4
     assert (r["verdict"], r["stage_count"], r["chains"]) == ("fits_tiled", 2, 1)
     rows = {"acc": 0, "tile_w": 0, "halo_w": 0, "tile_c": 0, "dense": False}  # full-width rows
-    assert r["stages"][0]["tile"] == {"tile_h": 2, "halo": 4, "tiles": 4, "chain": 0, **rows}
+    # (one conv per stage: the two as one fused stage would recompute 6 of a's 8 rows, 37.5% of
+    # the MACs, over the 10% a fused stage may)
+    assert r["stages"][0]["tile"] == {"tile_h": 2, "halo": 4, "tiles": 4, "chain": 0, "windows": 1, **rows}
     assert r["scheduled_peak_bytes"] == (2 * 2 + 6) * CONV_ROW == 640
     # y tiles [0,2) [2,4) [4,6) [6,8) need a rows [0,3) [1,5) [3,7) [5,8) (14 rows: 6 recomputed)
     # and x rows [0,4) [0,6) [2,8) [4,8) (20 rows read)

@@ -156,14 +156,15 @@ func.func @main(%x: tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32> {
   func.return %c2 : tensor<1x2x8x8xf32>
 }
 """
-"""b is read by both convs; at 1000 bytes (align 16) each conv is a stage of its own."""
+"""b is read by both convs; at 1000 bytes (align 16) the greedy's cuts (`cuts=greedy`) make each conv a
+stage of its own (the default cuts fuse them into one stage, and then nothing is shared across stages)."""
 
 
 def test_weight_shared_by_two_stages_stays_in_the_blob():
     """With LZ4 only the block a stage names is decompressed: a weight two stages read must stay
     in the blob, or the loader rejects the plan (the writer checks it as the loader would)."""
     module = Parser(make_context(), SHARED).parse_module()
-    TigrisCompilePass(budget=1000, align=16, compress="lz4").apply(Context(), module)
+    TigrisCompilePass(budget=1000, align=16, compress="lz4", cuts="greedy").apply(Context(), module)
     plan = read_plan(data := write_plan(plan_file_from_module(module), "lz4"))
     names = [t.name for t in plan.tensors]
     b = plan.tensors[names.index("b")].weight
@@ -177,7 +178,7 @@ def test_emitter_refuses_a_reserve_beside_which_a_stage_does_not_fit():
     same module emitted for 1000 bytes would overflow, and the emitter says so."""
     module = Parser(make_context(), SHARED).parse_module()
     passes = get_all_passes()
-    for pass_ in (passes["tigris-plan"]()(1000, 16), passes["group-weights"]()("lz4", 1200)):
+    for pass_ in (passes["tigris-plan"]()(1000, 16, "greedy"), passes["group-weights"]()("lz4", 1200)):
         pass_.apply(Context(), module)  # type: ignore[call-arg]
     assert plan_file_from_module(module, 1200).weight_blocks
     message = r"stage 0: fast_reserved 144 \(aligned to 16\) \+ its peak 960 exceed the budget 1000"

@@ -179,6 +179,9 @@ CASES = [
     ("convnet_sp", 65536, "lz4"), ("convnet_sp", 16384, "lz4"), ("convnet_sp", 6144, "lz4"),
     ("residual_sp", 16384, "lz4"), ("pad_linear_sp", 8192, "lz4"), ("head_sp", 4096, "lz4"),
     ("conv1d_sp", 4096, "lz4"), ("two_io_sp", 8192, "lz4"),
+    # the greedy's cuts: chains of three stages, and of two with a weight block each (the default
+    # cuts fuse those ops into one stage)
+    ("pad_nearest", 12288, "none", "greedy"), ("residual_sp", 16384, "lz4", "greedy"),
 ]
 
 _TMP = Path(tempfile.mkdtemp(prefix="tigris_exec_test_"))
@@ -219,18 +222,20 @@ class Compiled:
 
 
 @functools.cache
-def compiled(model: str, budget: int, compress: str) -> Compiled:
+def compiled(model: str, budget: int, compress: str, cuts: str = "shortest") -> Compiled:
+    """The model compiled at `budget`; `cuts="greedy"`: the spec's stages, chained where they link
+    (the default cuts fuse linked ops into one stage instead, so chains need the greedy's)."""
     onnx_path = _TMP / f"{model}.onnx"
     if not onnx_path.exists():
         onnx.save(MODELS[model](), onnx_path)
     module = import_model_file(str(onnx_path), None)
-    TigrisCompilePass(budget=budget, align=ALIGN, compress=compress).apply(Context(), module)
+    TigrisCompilePass(budget=budget, align=ALIGN, compress=compress, cuts=cuts).apply(Context(), module)
     plan = plan_file_from_module(module, budget)
     data = write_plan(plan, compress)
-    path = _TMP / f"{model}_{budget}_{compress}.tgrs"
+    path = _TMP / f"{model}_{budget}_{compress}_{cuts}.tgrs"
     path.write_bytes(data)
     reserved = int.from_bytes(data[24:28], "little")
-    return Compiled(f"{model}@{budget}/{compress}", path, plan, build_plan_graph(module), reserved)
+    return Compiled(f"{model}@{budget}/{compress}/{cuts}", path, plan, build_plan_graph(module), reserved)
 
 
 # ---------------------------------------------------------------- the C harness
@@ -420,11 +425,11 @@ def check_run(c: Compiled, res: Result) -> None:
     assert s["leftover"] == 0 and s["slow_allocs"] == len(c.plan.outputs), (c.name, s)
 
 
-@pytest.mark.parametrize(("model", "budget", "compress"), CASES)
-def test_runs_as_the_compiler_planned(model: str, budget: int, compress: str) -> None:
+@pytest.mark.parametrize("case", CASES, ids=lambda case: "-".join(map(str, case)))
+def test_runs_as_the_compiler_planned(case: tuple[str, int, str] | tuple[str, int, str, str]) -> None:
     """With an arena exactly the plan's peak: bands, calls, traffic as computed in Python,
     no overflow, and the executor's peak within the plan's."""
-    c = compiled(model, budget, compress)
+    c = compiled(*case)
     res = run(c)
     check_run(c, res)
     planned = planned_live(c)

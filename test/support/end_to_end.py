@@ -43,9 +43,10 @@ TILED_2D = "2-D tiles"
 LZ4 = "LZ4 blocks"
 XIP = "XIP"
 DENSE_BLOCKS = "dense layer in blocks"
+FUSED = "fused stage"
 FEATURES = (ONE_STAGE, NORMAL_SPILLS, TILED_HALO, TILED_STRIDE2, CHAIN_2, CHAIN_3, CONCAT_IN_TILE,
-            ADD_IN_TILE, RESIZE_IN_TILE, OVERFLOW, LZ4, XIP, REDUCE, TILED_2D, DENSE_BLOCKS)  # fmt: skip
-"""What the matrix must exercise (issues F6, G2), each read from the plan file and the run's stats."""
+            ADD_IN_TILE, RESIZE_IN_TILE, OVERFLOW, LZ4, XIP, REDUCE, TILED_2D, DENSE_BLOCKS, FUSED)  # fmt: skip
+"""What the matrix must exercise (issues F6, G2, G3), each read from the plan file and the run's stats."""
 
 WINDOWS = frozenset({OpType.CONV, OpType.DEPTHWISE, OpType.CONV1D, OpType.MAX_POOL, OpType.AVG_POOL})
 
@@ -131,6 +132,7 @@ def features(plan: PlanFile, stats: dict[str, int]) -> frozenset[str]:
             found |= {TILED_2D} if tiles[s.tile_plan].tile_w > 0 and stats["total_tiles"] > 0 else set()
             found |= {TILED_HALO} if tiles[s.tile_plan].halo > 0 else set()
             found |= {TILED_STRIDE2} if any(op.op_type in WINDOWS and op.stride_h == 2 for op in ops) else set()
+            found |= {FUSED} if sum(op.op_type in WINDOWS for op in ops) > 1 and stats["total_tiles"] > 0 else set()
         if kind != "normal" and stats["total_tiles"] > 0:
             found |= {CONCAT_IN_TILE} if any(op.op_type == OpType.CONCAT for op in ops) else set()
             found |= {RESIZE_IN_TILE} if any(op.op_type == OpType.RESIZE for op in ops) else set()
