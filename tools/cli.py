@@ -99,6 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--align", metavar="N", help="tensor alignment in bytes, a power of two (default: the planner's, 32)"
     )
     analyze.add_argument("--max-recompute", metavar="PCT", help=MAX_RECOMPUTE_HELP)
+    analyze.add_argument("--cuts", choices=("shortest", "greedy"), default="shortest", help=CUTS_HELP)
     analyze.add_argument(
         "--input-shape", action="append", default=[], metavar="NAME:DxD...",
         help="bind the dynamic dims of an ONNX input, e.g. input:1x3x224x224 (repeatable)",
@@ -130,6 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     compile_.add_argument("-c", "--compress", choices=("none", "lz4"), default="none", help="weight block compression")
     compile_.add_argument("--align", metavar="N", help="tensor alignment in bytes, a power of two (default 32)")
     compile_.add_argument("--max-recompute", metavar="PCT", help=MAX_RECOMPUTE_HELP)
+    compile_.add_argument("--cuts", choices=("shortest", "greedy"), default="shortest", help=CUTS_HELP)
     compile_.add_argument("--input-shape", action="append", default=[], metavar="NAME:DxD...")
     compile_.add_argument("-o", "--output", required=True, help="the .tgrs file to write")
     from tigris.tools.cli_run import add_run_parser
@@ -147,12 +149,16 @@ def build_parser() -> argparse.ArgumentParser:
 MAX_RECOMPUTE_HELP = (
     "halo recompute the planner may add to cut fewer stages, in percent of the model's MACs (default 10)"
 )
+CUTS_HELP = (
+    "how stages are cut: shortest (default: the least slow-memory traffic, fused stages with row caches) "
+    "or greedy (the spec's forward pass: one window per tiled stage, chains between them)"
+)
 
 
 def compile_bytes(
     path: str, budget: int, *, align: int = 32, compress: str = "none", xip: bool = False,
     input_shapes: dict | None = None, phase: Callable[[str], None] = lambda _: None,
-    max_recompute: float = 10.0,
+    max_recompute: float = 10.0, cuts: str = "shortest",
 ) -> bytes:
     """The .tgrs bytes of an ONNX model (raises DiagnosticException / ValueError on user errors)."""
     from xdsl.context import Context
@@ -168,7 +174,7 @@ def compile_bytes(
     module.verify()
     phase("normalize, plan, lower")
     # verified once after import and once before emission, not after every pass (run_passes)
-    TigrisCompilePass(budget=budget, align=align, compress=compress, max_recompute=max_recompute).run(
+    TigrisCompilePass(budget=budget, align=align, compress=compress, max_recompute=max_recompute, cuts=cuts).run(
         Context(), module, verify_each=False
     )
     module.verify()
@@ -193,7 +199,7 @@ def run_compile(args: argparse.Namespace) -> str:
     progress = Progress("tigris compile", 3)
     data = compile_bytes(args.model, fast, align=align, compress=args.compress, xip=args.xip,
                          input_shapes=parse_input_shapes(args.input_shape), phase=progress.phase,
-                         max_recompute=max_recompute)
+                         max_recompute=max_recompute, cuts=args.cuts)
     progress.done()
     if flash is not None and len(data) > flash:
         raise BudgetError(f"the plan is {len(data)} bytes, {len(data) - flash} bytes more than the flash (-f {flash} bytes)")
@@ -288,11 +294,11 @@ def run_analyze(args: argparse.Namespace) -> str:
     module = normalized_module(args.model, parse_input_shapes(args.input_shape), progress.phase, verify_each=False)
     progress.phase("plan")
     report = analyze_module(module, str(args.model), fast, slow_budget=slow, flash_budget=flash, align=align,
-                            verify_each=False, max_recompute=max_recompute)
+                            verify_each=False, max_recompute=max_recompute, cuts=args.cuts)
     if figures:
         from tigris.tools.report.memory_profile import memory_profile
 
-        profile = memory_profile(module, Path(args.model).name, fast, align)
+        profile = memory_profile(module, Path(args.model).name, fast, align, max_recompute, args.cuts)
         for flag, path, draw in figures:
             progress.phase(f"{flag.lstrip('-').replace('-', ' ')} {path}")
             draw(profile, path)

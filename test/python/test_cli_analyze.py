@@ -161,7 +161,7 @@ def test_relu3_one_tiled_stage_beats_normal_stages(relu3: Path, capsys: pytest.C
     ]  # fmt: skip
     assert r["stages"][0]["inputs"] == ["x"] and r["stages"][0]["outputs"] == ["a", "c"]
     rows = {"tile_h": 5, "halo": 0, "tiles": 2, "chain": -1, "acc": 0, "tile_w": 0, "halo_w": 0, "tile_c": 0,
-            "dense": False, "windows": 0}
+            "dense": False, "windows": 0, "cache": 0}
     assert r["stages"][0]["tile"] == rows
     assert r["slow_traffic_bytes"] == {"written": 2 * RELU_T, "read": RELU_T}
     # slow memory: x, a and c while the stage runs; tigris run agrees
@@ -182,7 +182,7 @@ def test_relu3_tiled(relu3: Path, capsys: pytest.CaptureFixture[str]) -> None:
         "fits_tiled", 1, 1, 0, 0,
     )  # fmt: skip
     rows = {"tile_h": 3, "halo": 0, "tiles": 3, "acc": 0, "tile_w": 0, "halo_w": 0, "tile_c": 0,
-            "dense": False, "windows": 0}  # full-width rows, no spatial op
+            "dense": False, "windows": 0, "cache": 0}  # full-width rows, no spatial op, no row caches
     assert [s["tile"] for s in r["stages"]] == [{**rows, "chain": -1}]
     assert r["scheduled_peak_bytes"] == 3 * 3 * RELU_ROW == 288 and r["headroom_bytes"] == 300 - 288
     # the stage reads x (all 8 rows once) and writes a and c
@@ -208,15 +208,30 @@ CONV_ROW = CONV_T // 8  # 64 B
 CONV_MACS = 2 * 8 * 8 * (2 * 3 * 3)  # outputs x (C_in * kh * kw) = 2304 per conv
 
 
+def test_conv_pair_fused_with_row_caches(convs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    r = analyze_json(capsys, str(convs), "-m", "640")
+    # One fused stage with row caches: x and a are read by 3x3 windows, so they keep their rows
+    # in slots. Tiles of r output rows: an interior tile needs a [kr - 1, kr + r + 1) (computes
+    # its last r rows) and x [kr - 2, kr + r + 2) less what a's new rows do not read:
+    # [kr, kr + r + 2), r + 2 rows each; slots 2 (r + 2) * 64, plus y's r-row band: r = 2 gives
+    # 512 + 128 = 640 (r = 3: 640 + 192 > 640), 4 tiles, 512 bytes of slots.
+    assert (r["verdict"], r["stage_count"], r["chains"], r["row_cache_groups"]) == ("fits_tiled", 1, 0, 1)
+    tile = r["stages"][0]["tile"]
+    assert (tile["tile_h"], tile["tiles"], tile["windows"], tile["cache"]) == (2, 4, 2, 512)
+    assert r["scheduled_peak_bytes"] == 640 and r["row_cache_bytes"] == 512
+    # every row of x read once, y written once, nothing recomputed (the chain below: 20 rows
+    # read, 6 rows of a recomputed)
+    assert r["slow_traffic_bytes"] == {"written": CONV_T, "read": CONV_T}
+    assert r["halo_macs"] == 0
+
+
 def test_conv_chain_halo_and_flash(convs: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    r = analyze_json(capsys, str(convs), "-m", "640", "-f", "1216")
+    r = analyze_json(capsys, str(convs), "-m", "640", "-f", "1216", "--cuts", "greedy")
     assert r["unscheduled_peak_bytes"] == 2 * CONV_T
-    # two one-conv stages linked by a: r output rows need r + 2 rows of a and r + 4 of x;
-    # the first stage's band (2r + 6) * 64 <= 640 gives r = 2, 4 tiles, halo RF - 1 = 4
+    # the greedy's cuts: two one-conv stages linked by a: r output rows need r + 2 rows of a and
+    # r + 4 of x; the first stage's band (2r + 6) * 64 <= 640 gives r = 2, 4 tiles, halo RF - 1 = 4
     assert (r["verdict"], r["stage_count"], r["chains"]) == ("fits_tiled", 2, 1)
-    rows = {"acc": 0, "tile_w": 0, "halo_w": 0, "tile_c": 0, "dense": False}  # full-width rows
-    # (one conv per stage: the two as one fused stage would recompute 6 of a's 8 rows, 37.5% of
-    # the MACs, over the 10% a fused stage may)
+    rows = {"acc": 0, "tile_w": 0, "halo_w": 0, "tile_c": 0, "dense": False, "cache": 0}  # full-width rows
     assert r["stages"][0]["tile"] == {"tile_h": 2, "halo": 4, "tiles": 4, "chain": 0, "windows": 1, **rows}
     assert r["scheduled_peak_bytes"] == (2 * 2 + 6) * CONV_ROW == 640
     # y tiles [0,2) [2,4) [4,6) [6,8) need a rows [0,3) [1,5) [3,7) [5,8) (14 rows: 6 recomputed)
@@ -401,13 +416,13 @@ def test_errors_in_a_real_process_have_no_traceback(tmp_path: Path) -> None:
 
 def test_max_recompute_bounds_the_cuts(model_zoo: dict[str, Path], tmp_path: Path,
                                        capsys: pytest.CaptureFixture[str]) -> None:
-    """--max-recompute reaches the planner from both commands: on the YOLO-like int8 net at 16K
-    the shortest-path cuts buy less traffic with more halo recompute than the greedy's plan
-    (about 0.4% of its MACs); at 0% they may add none, so analyze reports the greedy's
-    recompute and more traffic, and compile writes that plan."""
+    """--max-recompute reaches the planner from both commands: on the YOLO-like float net at 16K
+    the shortest-path cuts buy less traffic with some halo recompute (bands that recompute
+    their overlaps where row caches do not fit); at 0% they may add none, so analyze reports
+    less recompute and more traffic, and compile writes that plan."""
     from tigris.emit.tgrs import read_plan
 
-    model = str(model_zoo["yolo_int8"])
+    model = str(model_zoo["yolo"])
     default = analyze_json(capsys, model, "-m", "16K")
     bounded = analyze_json(capsys, model, "-m", "16K", "--max-recompute", "0")
     assert (default["max_recompute_pct"], bounded["max_recompute_pct"]) == (10.0, 0.0)
@@ -416,6 +431,19 @@ def test_max_recompute_bounds_the_cuts(model_zoo: dict[str, Path], tmp_path: Pat
     out = tmp_path / "bounded.tgrs"
     assert main(["compile", model, "-m", "16K", "--max-recompute", "0", "-o", str(out)]) == 0
     assert len(read_plan(out.read_bytes()).stages) == bounded["stage_count"] != default["stage_count"]
+
+
+def test_cuts_reach_analyze_and_compile(convs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--cuts greedy plans the spec's stages (two convs chained) from both commands; a bad value
+    is one error line."""
+    from tigris.emit.tgrs import read_plan
+
+    greedy = analyze_json(capsys, str(convs), "-m", "640", "--cuts", "greedy")
+    out = tmp_path / "greedy.tgrs"
+    assert main(["compile", str(convs), "-m", "640", "--cuts", "greedy", "-o", str(out)]) == 0
+    assert len(read_plan(out.read_bytes()).stages) == greedy["stage_count"] == 2
+    assert main(["analyze", str(convs), "-m", "640", "--cuts", "fastest"]) == 1  # usage, then the error
+    assert "invalid choice: 'fastest'" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("value", ["-1", "100.5", "ten", "nan"])

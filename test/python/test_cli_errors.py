@@ -173,6 +173,7 @@ def test_a_directory_given_as_the_plan(work: Path) -> None:
         ("tigris", ["--bogus"], "unrecognized arguments: --bogus"),
         ("tigris", ["compile"], "the following arguments are required"),
         ("tigris", ["compile", "m.onnxtxt", "-m", "64K", "-o", "x", "-c", "zip"], "invalid choice: 'zip'"),
+        ("tigris", ["analyze", "m.onnxtxt", "-m", "64K", "--cuts", "fastest"], "invalid choice: 'fastest'"),
         ("tigris-opt", ["--bogus"], "unrecognized arguments: --bogus"),
         ("tigris-opt", ["-t", "nope"], "invalid choice: 'nope'"),
     ],

@@ -32,7 +32,7 @@ import onnx
 import pytest
 from compiled_models import ORT_INT8_STEPS, interpret  # test/support
 from end_to_end import (  # test/support
-    ADD_IN_TILE, CHAIN_2, CHAIN_3, CONCAT_IN_TILE, DENSE_BLOCKS, FEATURES, FUSED, LZ4, NORMAL_SPILLS, ONE_STAGE,
+    ADD_IN_TILE, CHAIN_2, CHAIN_3, CONCAT_IN_TILE, DENSE_BLOCKS, FEATURES, FUSED, LZ4, NORMAL_SPILLS, ONE_STAGE, ROW_CACHES,
     OVERFLOW, REDUCE, RESIZE_IN_TILE, TILED_2D, TILED_HALO, TILED_STRIDE2, XIP, Run, compile_at, features,
     normalized,
     ort_distance, predicted_stats, relative_error, rerun, run_once, stat_mismatches,
@@ -48,68 +48,69 @@ EXAMPLE = ROOT / "examples" / "mobilenet_v2_96.onnx"
 
 # Short names for the feature sets below.
 N, O, H, S2, C2, C3 = NORMAL_SPILLS, OVERFLOW, TILED_HALO, TILED_STRIDE2, CHAIN_2, CHAIN_3
-CAT, ADD, RSZ, RED, T2, DENSE, FU = CONCAT_IN_TILE, ADD_IN_TILE, RESIZE_IN_TILE, REDUCE, TILED_2D, DENSE_BLOCKS, FUSED
+CAT, ADD, RSZ, RED, T2, DENSE, FU, RC = (CONCAT_IN_TILE, ADD_IN_TILE, RESIZE_IN_TILE, REDUCE, TILED_2D, DENSE_BLOCKS, FUSED,
+                                         ROW_CACHES)
 
 MATRIX: dict[str, tuple[tuple[str, str, frozenset[str]], ...]] = {
     # model: (budget, mode, exactly the features the compile exercises), smallest budget first.
     # Budgets below a model's minimum (tigris analyze's "cannot run") overflow to slow memory.
     "mobilenet_v2": (
-        ("16K", "none", frozenset({N, H, S2, C3, FU, ADD, RED, T2})),
-        ("64K", "none", frozenset({H, S2, C2, C3, FU, ADD})),
+        ("16K", "none", frozenset({N, H, S2, C2, C3, FU, RC, ADD, RED, T2})),
+        ("64K", "none", frozenset({H, S2, FU, RC, ADD})),
         ("1M", "none", frozenset({ONE_STAGE})),
     ),
     "mobilenet_v2_int8": (
-        ("16K", "none", frozenset({H, S2, C2, C3, FU, ADD})),
-        ("48K", "none", frozenset({H, S2, FU, ADD})),
+        ("16K", "none", frozenset({H, S2, FU, RC, ADD})),
+        ("48K", "none", frozenset({H, S2, FU, RC, ADD})),
         ("256K", "none", frozenset({ONE_STAGE})),
     ),
     "mobilenet_v2_pruned": (
-        ("64K", "xip", frozenset({H, S2, C2, C3, FU, ADD, XIP})),
-        ("128K", "lz4", frozenset({H, S2, C2, C3, FU, ADD, LZ4})),
-        ("256K", "lz4", frozenset({H, S2, FU, ADD, LZ4})),
+        ("64K", "xip", frozenset({H, S2, FU, RC, ADD, XIP})),
+        ("128K", "lz4", frozenset({H, S2, FU, RC, ADD, LZ4})),
+        ("256K", "lz4", frozenset({H, S2, FU, RC, ADD, LZ4})),
     ),
     "mobilenet_v2_pruned_int8": (
-        ("32K", "lz4", frozenset({C2, ADD, LZ4})),
-        ("64K", "lz4", frozenset({H, S2, FU, LZ4})),
+        ("32K", "lz4", frozenset({H, S2, FU, RC, ADD, LZ4})),
+        ("64K", "lz4", frozenset({H, S2, FU, RC, ADD, LZ4})),
         ("256K", "xip", frozenset({ONE_STAGE, XIP})),
     ),
     "resnet": (
         ("8K", "none", frozenset({H, S2, ADD, RED, T2})),
-        ("64K", "none", frozenset({H, S2, FU, ADD})),
+        ("64K", "none", frozenset({H, S2, FU, RC, ADD})),
         ("512K", "none", frozenset({ONE_STAGE})),
     ),
     "resnet_int8": (
-        ("16K", "none", frozenset({H, S2, FU, ADD})),
-        ("64K", "none", frozenset({H, S2, FU})),
+        ("16K", "none", frozenset({H, S2, FU, RC, ADD})),
+        ("64K", "none", frozenset({H, S2, FU, RC})),
         ("128K", "none", frozenset({ONE_STAGE})),
     ),
     "unet": (
-        ("16K", "none", frozenset({H, S2, C2, FU, CAT, RSZ, T2})),
-        ("32K", "none", frozenset({H, S2, FU, CAT, RSZ, T2})),
-        ("128K", "none", frozenset({H, S2, C2, FU, CAT, RSZ})),
+        ("16K", "none", frozenset({H, S2, FU, RC, CAT, RSZ, T2})),
+        ("32K", "none", frozenset({H, S2, FU, RC, CAT, RSZ, T2})),
+        ("128K", "none", frozenset({H, S2, FU, RC, CAT, RSZ})),
         ("1M", "none", frozenset({ONE_STAGE})),
     ),
     "unet_int8": (
-        ("4K", "none", frozenset({H, S2, C2, FU, CAT, RSZ, T2})),
-        ("8K", "none", frozenset({H, S2, FU, CAT, RSZ, T2})),
+        ("4K", "none", frozenset({H, S2, FU, RC, CAT, RSZ, T2})),
+        ("8K", "none", frozenset({H, S2, FU, RC, CAT, RSZ, T2})),
         ("256K", "none", frozenset({ONE_STAGE})),
     ),
     "yolo": (
-        ("8K", "none", frozenset({H, S2, FU, CAT, RSZ, T2})),
-        ("32K", "none", frozenset({N, H, S2, FU})),
+        ("8K", "none", frozenset({H, S2, FU, RC, CAT, RSZ, T2})),
+        ("32K", "none", frozenset({N, H, S2, FU, RC})),
         ("256K", "none", frozenset({ONE_STAGE})),
     ),
     "yolo_int8": (
-        ("4K", "none", frozenset({H, S2, FU, CAT, T2})),
-        ("32K", "none", frozenset({H, S2, FU})),
+        ("4K", "none", frozenset({H, S2, FU, RC, CAT, T2})),
+        ("32K", "none", frozenset({H, S2, FU, RC})),
         ("64K", "none", frozenset({ONE_STAGE})),
     ),
     "conv1d": (
-        ("4K", "none", frozenset({H, S2, FU, RED})),
+        ("4K", "none", frozenset({H, S2, FU, RC, RED})),
         ("16K", "none", frozenset({ONE_STAGE})),
     ),
     "conv1d_int8": (
-        ("1K", "none", frozenset({H, S2, FU, RED})),
+        ("1K", "none", frozenset({H, S2, FU, RC, RED})),
         ("4K", "none", frozenset({ONE_STAGE})),
     ),
     "dense_autoencoder": (
@@ -121,56 +122,56 @@ MATRIX: dict[str, tuple[tuple[str, str, frozenset[str]], ...]] = {
         ("128", "none", frozenset({ONE_STAGE})),
     ),
     "pytorch_idioms": (
-        ("8K", "none", frozenset({H, S2, FU, RED, T2})),
-        ("16K", "none", frozenset({C3, RED})),
+        ("8K", "none", frozenset({H, S2, FU, RC, RED, T2})),
+        ("16K", "none", frozenset({H, S2, FU, RC, RED})),
         ("64K", "none", frozenset({ONE_STAGE})),
     ),
     "pytorch_idioms_int8": (
-        ("8K", "none", frozenset({N, C3, RED})),
-        ("16K", "none", frozenset({N, RED})),
+        ("8K", "none", frozenset({H, S2, FU, RC, RED})),
+        ("16K", "none", frozenset({H, S2, FU, RC, RED})),
         ("64K", "none", frozenset({ONE_STAGE})),
     ),
     # measured again once SiLU became one tgr.silu (it was a sigmoid and a mul)
     "silu_ops": (
-        ("16K", "none", frozenset({H, S2, FU, RED})),
-        ("48K", "none", frozenset({H, S2, FU})),
+        ("16K", "none", frozenset({H, S2, FU, RC, RED})),
+        ("48K", "none", frozenset({H, S2, FU, RC})),
         ("128K", "none", frozenset({ONE_STAGE})),
     ),
     "silu_ops_int8": (
-        ("4K", "none", frozenset({H, S2, FU, RED})),
-        ("12K", "none", frozenset({H, S2, FU})),
+        ("4K", "none", frozenset({H, S2, FU, RC, RED})),
+        ("12K", "none", frozenset({H, S2, FU, RC})),
         ("32K", "none", frozenset({ONE_STAGE})),
     ),
     # Keras models as tf2onnx writes them (channels-last input, layout transposes): the plans
     # hold no transpose (test_keras_models.py), so the first stage tiles like any other
     "keras_mobilenet_v1": (
         ("8K", "none", frozenset({N, O, H, S2, FU, RED, T2})),
-        ("16K", "none", frozenset({N, H, S2, C3, FU, T2})),
+        ("16K", "none", frozenset({H, S2, FU, RC, T2})),
         ("512K", "none", frozenset({ONE_STAGE})),
     ),
     "keras_mobilenet_v1_int8": (
         ("2K", "none", frozenset({N, O, H, S2, FU, RED, T2})),
-        ("4K", "none", frozenset({N, H, S2, C3, FU, T2})),
+        ("4K", "none", frozenset({H, S2, FU, RC, T2})),
         ("128K", "none", frozenset({ONE_STAGE})),
     ),
     "keras_mobilenet_v2": (
-        ("32K", "none", frozenset({N, H, S2, C3, FU, ADD, RED, T2})),
-        ("64K", "none", frozenset({H, C3, FU, ADD})),
+        ("32K", "none", frozenset({N, H, S2, FU, RC, ADD, RED, T2})),
+        ("64K", "none", frozenset({H, S2, C2, FU, RC, ADD})),
         ("1M", "none", frozenset({ONE_STAGE})),
     ),
     "keras_mobilenet_v2_int8": (
-        ("8K", "none", frozenset({N, H, S2, C3, FU, ADD, RED, T2})),
-        ("16K", "none", frozenset({H, C3, FU, ADD})),
+        ("8K", "none", frozenset({N, H, S2, FU, RC, ADD, RED, T2})),
+        ("16K", "none", frozenset({H, S2, C2, FU, RC, ADD})),
         ("256K", "none", frozenset({ONE_STAGE})),
     ),
     "ds_cnn": (
-        ("16K", "none", frozenset({H, C3, FU, RED})),
-        ("32K", "none", frozenset({C3})),
+        ("16K", "none", frozenset({H, S2, FU, RC, RED})),
+        ("32K", "none", frozenset({H, S2, FU, RC})),
         ("64K", "none", frozenset({ONE_STAGE})),
     ),
     "ds_cnn_int8": (
-        ("4K", "none", frozenset({H, C3, FU, RED})),
-        ("8K", "none", frozenset({C3})),
+        ("4K", "none", frozenset({H, S2, FU, RC, RED})),
+        ("8K", "none", frozenset({H, S2, FU, RC})),
         ("16K", "none", frozenset({ONE_STAGE})),
     ),
     "resnet8": (
@@ -179,61 +180,61 @@ MATRIX: dict[str, tuple[tuple[str, str, frozenset[str]], ...]] = {
         ("256K", "none", frozenset({ONE_STAGE})),
     ),
     "resnet8_int8": (
-        ("4K", "none", frozenset({H, S2, FU, ADD, RED})),
+        ("4K", "none", frozenset({H, S2, FU, RC, ADD, RED})),
         ("16K", "none", frozenset({H, S2, C2, ADD})),
         ("64K", "none", frozenset({ONE_STAGE})),
     ),
     # the classifier families of issue G1 as PyTorch exports them (test/models/architectures.py)
     "mobilenet_v3": (
-        ("8K", "none", frozenset({N, H, S2, C2, C3, FU, ADD, RED, T2})),
-        ("64K", "none", frozenset({H, S2, FU})),
+        ("8K", "none", frozenset({N, H, S2, C2, FU, RC, ADD, RED, T2})),
+        ("64K", "none", frozenset({H, S2, FU, RC})),
         ("256K", "none", frozenset({ONE_STAGE})),
     ),
     "mobilenet_v3_int8": (
-        ("2K", "none", frozenset({N, H, S2, C2, C3, FU, ADD, RED, T2})),
-        ("16K", "none", frozenset({H, S2, FU})),
+        ("2K", "none", frozenset({N, H, S2, C2, FU, RC, ADD, RED, T2})),
+        ("16K", "none", frozenset({H, S2, FU, RC})),
         ("32K", "none", frozenset({ONE_STAGE})),
     ),
     "shufflenet_v2": (
-        ("8K", "none", frozenset({H, S2, C2, FU, CAT, RED})),
-        ("64K", "none", frozenset({H, S2, FU})),
+        ("8K", "none", frozenset({H, S2, FU, RC, CAT, RED})),
+        ("64K", "none", frozenset({H, S2, FU, RC})),
         ("256K", "none", frozenset({ONE_STAGE})),
     ),
     "shufflenet_v2_int8": (
-        ("2K", "none", frozenset({H, S2, C2, FU, CAT, RED})),
-        ("16K", "none", frozenset({H, S2, FU})),
+        ("2K", "none", frozenset({H, S2, FU, RC, CAT, RED})),
+        ("16K", "none", frozenset({H, S2, FU, RC})),
         ("32K", "none", frozenset({ONE_STAGE})),
     ),
     "efficientnet": (  # its SE blocks (GAP, then a Mul by the whole input) do not tile yet (G2)
-        ("256K", "none", frozenset({N, H, C2, FU, ADD})),
+        ("256K", "none", frozenset({N, H, S2, FU, RC, ADD})),
         ("1M", "none", frozenset({C2, ADD})),
     ),
     "efficientnet_int8": (
-        ("32K", "none", frozenset({N, H, S2, C2, ADD, RED})),
-        ("64K", "none", frozenset({N, H, C2, FU, ADD})),
+        ("32K", "none", frozenset({N, H, S2, FU, RC, ADD, RED})),
+        ("64K", "none", frozenset({N, H, S2, FU, RC, ADD})),
         ("1M", "none", frozenset({ONE_STAGE})),
     ),
     "squeezenet": (
-        ("16K", "none", frozenset({H, S2, FU, CAT})),
-        ("32K", "none", frozenset({H, S2, C3, FU, CAT})),
+        ("16K", "none", frozenset({H, S2, FU, RC, CAT})),
+        ("32K", "none", frozenset({H, S2, FU, RC, CAT})),
         ("256K", "none", frozenset({ONE_STAGE})),
     ),
     "squeezenet_int8": (
-        ("4K", "none", frozenset({H, S2, FU, CAT})),
-        ("8K", "none", frozenset({H, S2, C3, FU, CAT})),
+        ("4K", "none", frozenset({H, S2, FU, RC, CAT})),
+        ("8K", "none", frozenset({H, S2, FU, RC, CAT})),
         ("64K", "none", frozenset({ONE_STAGE})),
     ),
     "mnasnet": (
-        ("32K", "none", frozenset({C3, ADD, RED})),
+        ("32K", "none", frozenset({H, S2, FU, RC, ADD, RED})),
         ("256K", "none", frozenset({ONE_STAGE})),
     ),
     "mnasnet_int8": (
-        ("8K", "none", frozenset({C3, ADD, RED})),
-        ("32K", "none", frozenset({C2, ADD})),
+        ("8K", "none", frozenset({H, S2, FU, RC, ADD, RED})),
+        ("32K", "none", frozenset({H, S2, FU, RC, ADD})),
         ("64K", "none", frozenset({ONE_STAGE})),
     ),
     "example": (  # the README's first command: tigris compile examples/mobilenet_v2_96.onnx -m 64K
-        ("64K", "none", frozenset({H, S2, C3, FU, ADD})),
+        ("64K", "none", frozenset({H, S2, FU, RC, ADD})),
         ("1M", "none", frozenset({ONE_STAGE})),
     ),
 }

@@ -365,6 +365,23 @@ def expected(c: Compiled) -> tuple[list[tuple[int, int]], Ranges, Ranges, dict[s
         tp = plan.tile_plans[first.tile_plan]
         stats["stages_chain" if tp.chain >= 0 else "stages_tiled"] += len(group)
         stats["total_tiles"] += tp.num_tiles * tp.num_tiles_w
+        if tp.row_cache:  # row caches: the rule's tiles (row_cache.py), not bands.py's
+            members = [stages[i] for i in group]
+            keep = row_cache.cached_tensors(graph, members)
+            for t, tile in enumerate(row_cache.cached_tiles(graph, members, tp.tile_h)):
+                stats["loads_bytes"] += sum(graph.tensors[x].row_bytes * (b - a)
+                                            for x, (a, b) in tile.new.items() if x in first.inputs)  # fmt: skip
+                for i in group:
+                    for op in plan.stages[i].ops:
+                        step = graph.steps[op]
+                        if any(o in tile.new for o in step.outputs):
+                            calls.append((op, t))
+                            ranges[(op, t)] = {
+                                **{x: tile.need[x] for x in step.inputs},
+                                **{o: tile.new[o] if o in keep else tile.need[o] for o in step.outputs},
+                            }
+                            wins[(op, t)] = {}
+            continue
         tiles = group_ranges(c, group)
         assert len(tiles) == tp.num_tiles * tp.num_tiles_w
         for t, (r, w) in enumerate(zip(tiles, group_windows(c, group))):
@@ -394,8 +411,15 @@ def planned_live(c: Compiled) -> dict[tuple[int, int], int]:
             tl = timeline(graph, ALIGN, st.first, st.last)
             live.update({(op, -1): tl.live[op - st.first] for op in first.ops})
             continue
-        for t, (r, w) in enumerate(zip(group_ranges(c, group), group_windows(c, group))):
-            sizes = {x: window_bytes(c, x, rows, w.get(x)) for x, rows in r.items()}
+        tp = plan.tile_plans[first.tile_plan]
+        members = [stages[i] for i in group]
+        if tp.row_cache:  # cached tensors are in their slots, outside the timeline
+            per_tile = [row_cache.tile_sizes(graph, members, tile)
+                        for tile in row_cache.cached_tiles(graph, members, tp.tile_h)]  # fmt: skip
+        else:
+            per_tile = [{x: window_bytes(c, x, rows, w.get(x)) for x, rows in r.items()}
+                        for r, w in zip(group_ranges(c, group), group_windows(c, group))]  # fmt: skip
+        for t, sizes in enumerate(per_tile):
             for i in group:
                 tl = timeline(graph, ALIGN, stages[i].first, stages[i].last, sizes)
                 live.update({(op, t): tl.live[op - stages[i].first] for op in plan.stages[i].ops})

@@ -44,8 +44,9 @@ LZ4 = "LZ4 blocks"
 XIP = "XIP"
 DENSE_BLOCKS = "dense layer in blocks"
 FUSED = "fused stage"
+ROW_CACHES = "row caches"
 FEATURES = (ONE_STAGE, NORMAL_SPILLS, TILED_HALO, TILED_STRIDE2, CHAIN_2, CHAIN_3, CONCAT_IN_TILE,
-            ADD_IN_TILE, RESIZE_IN_TILE, OVERFLOW, LZ4, XIP, REDUCE, TILED_2D, DENSE_BLOCKS, FUSED)  # fmt: skip
+            ADD_IN_TILE, RESIZE_IN_TILE, OVERFLOW, LZ4, XIP, REDUCE, TILED_2D, DENSE_BLOCKS, FUSED, ROW_CACHES)  # fmt: skip
 """What the matrix must exercise (issues F6, G2, G3), each read from the plan file and the run's stats."""
 
 WINDOWS = frozenset({OpType.CONV, OpType.DEPTHWISE, OpType.CONV1D, OpType.MAX_POOL, OpType.AVG_POOL})
@@ -142,6 +143,8 @@ def features(plan: PlanFile, stats: dict[str, int]) -> frozenset[str]:
         found.add(CHAIN_2 if length == 2 else CHAIN_3)
     if stats["slow_overflow_count"] > 0:
         found.add(OVERFLOW)
+    if stats["row_cache_bytes"] > 0 and any(tp.row_cache for tp in tiles):
+        found.add(ROW_CACHES)
     if FileFlag.LZ4 in plan.flags and plan.weight_blocks:
         found.add(LZ4)
     if FileFlag.XIP in plan.flags:
@@ -165,6 +168,7 @@ def predicted_stats(plan: Plan) -> dict[str, int]:
         "loads_bytes": plan.traffic.read,
         "spills_bytes": plan.traffic.written,
         "slow_peak": slow_peak(plan),
+        "row_cache_bytes": max((g[0].tile.cache for g in groups(plan) if g[0].tile is not None), default=0),
     }
 
 
@@ -195,10 +199,11 @@ def stat_mismatches(run: Run) -> list[str]:
         out = [m for m in out if not within.get(m.split()[0], False)]
     tiles = run.c.plan.tile_plans
     emitted = [(t.tile_h, t.num_tiles, t.halo, t.out_h, t.peak, t.chain, t.acc_bytes, t.tile_w, t.num_tiles_w,
-                t.halo_w, t.out_w, t.tile_c, t.num_tiles_c)
+                t.halo_w, t.out_w, t.tile_c, t.num_tiles_c, t.row_cache)
                for t in (tiles[s.tile_plan] for s in run.c.plan.stages if s.tile_plan is not None)]
-    planned = [(t.tile_h, t.num_tiles, t.halo, t.out_h, t.peak, t.chain, t.acc, t.tile_w, t.num_tiles_w, t.halo_w,
-                t.out_w, t.tile_c, t.num_tiles_c) for t in (sp.tile for sp in run.predicted.stages if sp.tile is not None)]
+    planned = [(t.tile_h, t.num_tiles, t.halo, t.out_h, t.peak, t.chain, t.acc or t.cache, t.tile_w, t.num_tiles_w,
+                t.halo_w, t.out_w, t.tile_c, t.num_tiles_c, t.row_cache)
+               for t in (sp.tile for sp in run.predicted.stages if sp.tile is not None)]  # fmt: skip
     if emitted != planned or len(run.c.plan.stages) != len(run.predicted.stages):
         out.append("the .tgrs stages and tile plans are not the compiled module's")
     return out

@@ -176,13 +176,13 @@ class PlanCache:
     overlapping budgets. `plan` is the one the IR holds, at its budget; the planner answers
     for the others."""
 
-    def __init__(self, plan: Plan, max_recompute: float = 10.0) -> None:
-        self.graph, self.align, self.max_recompute = plan.graph, plan.align, max_recompute
+    def __init__(self, plan: Plan, max_recompute: float = 10.0, cuts: str = "shortest") -> None:
+        self.graph, self.align, self.max_recompute, self.cuts = plan.graph, plan.align, max_recompute, cuts
         self._plans: dict[int, Plan] = {plan.budget: plan}
 
     def at(self, budget: int) -> Plan:
         if budget not in self._plans:
-            self._plans[budget] = plan_memory(self.graph, budget, self.align, max_recompute=self.max_recompute / 100)
+            self._plans[budget] = plan_memory(self.graph, budget, self.align, self.cuts, self.max_recompute / 100)
         return self._plans[budget]
 
 
@@ -259,11 +259,13 @@ def normalized_module(
     return module
 
 
-def planned(module: ModuleOp, budget: int, align: int, max_recompute: float = 10.0) -> tuple[ModuleOp, Plan]:
+def planned(
+    module: ModuleOp, budget: int, align: int, max_recompute: float = 10.0, cuts: str = "shortest"
+) -> tuple[ModuleOp, Plan]:
     """A copy of the normalized `module` annotated by `tigris-plan` at `budget`, and the plan
     read back from it (as `tigris compile` plans it: the module itself is left as it is)."""
     annotated = module.clone()
-    TigrisPlanPass(budget, align, max_recompute=max_recompute).apply(Context(), annotated)
+    TigrisPlanPass(budget, align, cuts=cuts, max_recompute=max_recompute).apply(Context(), annotated)
     return annotated, dataclasses.replace(written_plan(annotated), budget=budget)
 
 
@@ -294,13 +296,15 @@ def analyze_module(
     align: int = DEFAULT_ALIGN,
     verify_each: bool = True,
     max_recompute: float = 10.0,
+    cuts: str = "shortest",
 ) -> AnalysisReport:
     """The report for an already normalized (`tgr`) module (left as it is); `verify_each` as for
-    the flash figure's compile (`compiled_flash`); `max_recompute` as `--max-recompute` (percent)."""
+    the flash figure's compile (`compiled_flash`); `max_recompute` as `--max-recompute` (percent),
+    `cuts` as `--cuts`."""
     if budget < 1 or align < 1 or align & (align - 1):
         raise ValueError(f"need budget >= 1 and a power-of-two align (got {budget}, {align})")
-    annotated, plan = planned(module, budget, align, max_recompute)
-    graph, plans = plan.graph, PlanCache(plan, max_recompute)
+    annotated, plan = planned(module, budget, align, max_recompute, cuts)
+    graph, plans = plan.graph, PlanCache(plan, max_recompute, cuts)
     min_budget = minimum_budget(graph, align)
     weight_count, weight_bytes = weights(module)
     largest = max(graph.tensors, key=lambda t: t.nbytes, default=None)

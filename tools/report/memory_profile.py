@@ -93,9 +93,12 @@ class MemoryProfile:
         return max(self.unscheduled, default=0)
 
 
-def memory_profile(module: ModuleOp, model: str, budget: int, align: int) -> MemoryProfile:
-    """The profile of a normalized (`tgr`) module planned at `budget` (the module is left as it is)."""
-    _, plan = planned(module, budget, align)
+def memory_profile(
+    module: ModuleOp, model: str, budget: int, align: int, max_recompute: float = 10.0, cuts: str = "shortest"
+) -> MemoryProfile:
+    """The profile of a normalized (`tgr`) module planned at `budget` as `tigris analyze` plans it
+    (`max_recompute` percent, `cuts`); the module is left as it is."""
+    _, plan = planned(module, budget, align, max_recompute, cuts)
     graph = plan.graph
     return MemoryProfile(
         model=model,

@@ -80,8 +80,9 @@ def plan_memory(
     graph: PlanGraph, budget: int, align: int, cuts: str = "shortest", max_recompute: float = MAX_RECOMPUTE
 ) -> Plan:
     """The plan at `budget`. With `cuts="shortest"`, the greedy's partition and the shortest
-    path's (`cuts.py`), with fused stages and without, are planned (strategies, chains) and
-    measured, and the best is kept: no overflow first, then the least slow-memory traffic, the least halo recompute, the
+    path's (`cuts.py`), with fused stages (also with fused stages that recompute nothing: row
+    caches only) and without, are planned (strategies, chains) and measured, and the best is
+    kept: no overflow first, then the least slow-memory traffic, the least halo recompute, the
     fewest stages; the greedy's on a tie, and whenever the other recomputes more than
     `max_recompute` (a fraction, default `MAX_RECOMPUTE`) of the model's MACs beyond what the
     greedy's plan recomputes (`--max-recompute PCT`). The shortest path moves no more bytes
@@ -110,8 +111,8 @@ def plan_memory(
     if cuts == "shortest":
         chains = _chain_groups(best)
         seen = [_spans(greedy)]
-        for fused in (True, False):
-            shortest = shortest_path_stages(graph, budget, align, greedy, chains, max_recompute, fused)
+        for fused, bound in ((True, max_recompute), (True, 0.0), (False, max_recompute)):
+            shortest = shortest_path_stages(graph, budget, align, greedy, chains, bound, fused)
             if _spans(shortest) in seen:
                 continue
             seen.append(_spans(shortest))

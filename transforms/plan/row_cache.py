@@ -186,12 +186,20 @@ def tile_sizes(graph: PlanGraph, stages: list[Stage], tile: CachedTile) -> dict[
 def cached_peak(graph: PlanGraph, stages: list[Stage], tile_h: int, align: int) -> int:
     """The arena the group needs with row caches: its slots, plus the largest timeline peak over
     the tiles and stages of the other tensors' bands (cached tensors live in their slots)."""
-    peak = 0
-    for tile in cached_tiles(graph, stages, tile_h):
-        sizes = tile_sizes(graph, stages, tile)
-        for st in stages:
-            peak = max(peak, timeline(graph, align, st.first, st.last, sizes).peak)
-    return cache_bytes(graph, stages, tile_h, align) + peak
+    key = ("cached_peak", tuple((st.first, st.last, tuple(st.outputs)) for st in stages), tile_h, align)
+    found = graph.memo.get(key)
+    if found is None:
+        peak, seen = 0, set()
+        for tile in cached_tiles(graph, stages, tile_h):
+            sizes = tile_sizes(graph, stages, tile)
+            distinct = tuple(sorted(sizes.items()))
+            if distinct in seen:  # interior tiles repeat the same bands: one timeline each
+                continue
+            seen.add(distinct)
+            for st in stages:
+                peak = max(peak, timeline(graph, align, st.first, st.last, sizes).peak)
+        found = graph.memo[key] = cache_bytes(graph, stages, tile_h, align) + peak
+    return found  # type: ignore[return-value]
 
 
 def cached_reads(graph: PlanGraph, stages: list[Stage], tile_h: int) -> int:
