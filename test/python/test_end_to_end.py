@@ -176,12 +176,12 @@ MATRIX: dict[str, tuple[tuple[str, str, frozenset[str]], ...]] = {
     ),
     "resnet8": (
         ("8K", "none", frozenset({H, S2, ADD, RED, T2})),
-        ("64K", "none", frozenset({H, S2, C2, ADD})),
+        ("64K", "none", frozenset({H, S2, FU, RC, ADD})),
         ("256K", "none", frozenset({ONE_STAGE})),
     ),
     "resnet8_int8": (
         ("4K", "none", frozenset({H, S2, FU, RC, ADD, RED})),
-        ("16K", "none", frozenset({H, S2, C2, ADD})),
+        ("16K", "none", frozenset({H, S2, FU, RC, ADD})),
         ("64K", "none", frozenset({ONE_STAGE})),
     ),
     # the classifier families of issue G1 as PyTorch exports them (test/models/architectures.py)
