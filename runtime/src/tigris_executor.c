@@ -625,8 +625,9 @@ static int produced_in(const tigris_plan_t *plan, uint16_t first, uint16_t last,
  *
  * A group whose tile plan has TIGRIS_TILE_ROW_CACHE keeps every tensor an op of the group reads
  * through overlapping rows (tigris_op_reads_overlapping_rows), and every tensor with more than
- * one use in the group (find_caches), in a slot of the accumulator region across its tiles: each tile keeps the rows of the previous one it still needs and
- * computes (loads) only the rows after them. mem->tile.caches holds the state. */
+ * one use in the group (find_caches), in a slot of the accumulator region across its tiles:
+ * each tile keeps the rows of the previous one it still needs and computes (loads) only the
+ * rows after them. mem->tile.caches holds the state. */
 
 /* Add tensor t to the caches unless it is there, keeping them in tensor-number order (the
  * order of the slots). -1 if the table is full. */
@@ -775,9 +776,10 @@ static tigris_mem_error_t load_cached(tigris_mem_t *mem, const tigris_plan_t *pl
 
 /* Before the first tile of a row-cache group: find its cached tensors, size each slot by the
  * tallest band a dry run over every tile gives it, lay the slots out in tensor-number order,
- * each aligned as an arena allocation, and hold them as the accumulator region. Their bytes
- * must be the plan's acc_bytes (what the compiler counted in the peak). The caches then start
- * empty. */
+ * each aligned as an arena allocation, and hold them as the accumulator region. They must fit
+ * in the plan's acc_bytes (what the compiler counted in the peak, each slot aligned to the
+ * plan's alignment, a multiple of TIGRIS_TENSOR_ALIGN: the same rows, as many bytes or more).
+ * The caches then start empty. */
 static tigris_exec_error_t setup_caches(run_t *r, uint16_t first, uint16_t last, const tigris_tile_plan_t *tp) {
     tigris_mem_t *mem = r->mem;
     tigris_exec_error_t err = find_caches(r, first, last);
@@ -798,7 +800,7 @@ static tigris_exec_error_t setup_caches(run_t *r, uint16_t first, uint16_t last,
         if (total > UINT32_MAX) err = TIGRIS_EXEC_ERR_TILE;
         c->done = c->fresh = c->start = c->end = 0;
     }
-    if (err == TIGRIS_EXEC_OK && total != tp->acc_bytes) err = TIGRIS_EXEC_ERR_TILE;
+    if (err == TIGRIS_EXEC_OK && total > tp->acc_bytes) err = TIGRIS_EXEC_ERR_TILE;
     if (err == TIGRIS_EXEC_OK && tigris_mem_set_acc(mem, tp->acc_bytes) != TIGRIS_MEM_OK) err = TIGRIS_EXEC_ERR_TILE;
     return err;
 }
