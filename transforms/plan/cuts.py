@@ -95,11 +95,11 @@ def fitting_tile(
 def _fused_tile(graph: PlanGraph, stage: Stage, budget: int, align: int, max_recompute: float) -> TilePlan | None:
     """A fused stage's tiles: with row caches if they fit (every row computed and loaded once:
     the least traffic at any tile height), else bands that recompute their overlaps, if that is
-    at most `max_recompute` of the stage's MACs."""
+    at most `max_recompute` of the stage's MACs (a bound of 0: row caches only)."""
     if not is_tileable(graph, stage):
         return None
     cached = plan_cached(graph, [stage], budget, align)
-    if cached is not None:
+    if cached is not None or max_recompute <= 0:  # no recompute allowed: row caches or nothing
         return cached
     tile = plan_spatial(graph, stage, budget, align)
     if tile is None or tile.peak > budget:

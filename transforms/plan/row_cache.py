@@ -225,7 +225,15 @@ def cached_computed(graph: PlanGraph, stages: list[Stage], tile_h: int) -> dict[
 
 def largest_cached_tile(graph: PlanGraph, stages: list[Stage], budget: int, align: int) -> int | None:
     """The tallest output tiles whose cached peak fits the budget (a binary search), None if
-    even one-row tiles do not fit or the group cannot run with caches."""
+    even one-row tiles do not fit or the group cannot run with caches. Remembered on the graph
+    (the cut search asks again for the spans it cannot tile)."""
+    key = ("largest_cached_tile", tuple((st.first, st.last, tuple(st.outputs)) for st in stages), budget, align)
+    if key not in graph.memo:
+        graph.memo[key] = _largest_cached_tile(graph, stages, budget, align)
+    return graph.memo[key]  # type: ignore[return-value]
+
+
+def _largest_cached_tile(graph: PlanGraph, stages: list[Stage], budget: int, align: int) -> int | None:
     if not cacheable(graph, stages):
         return None
     height = extent(graph.tensors[stages[-1].outputs[0]], Axis.H)
