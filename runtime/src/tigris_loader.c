@@ -370,17 +370,20 @@ static tigris_error_t check_sections(ctx_t *c) {
 
 /* ---- 4. records (each returns 1 when sound) ----------------------------------------- */
 
-/* The model input or output list: indices < num_tensors, each tensor carrying `flag`,
- * and exactly n tensors carrying it. That is the reader's "no duplicates" plus the
- * "flag iff listed" half of its tensor flag check: with every listed tensor flagged
- * and as many flagged tensors as entries, a duplicate would leave a flagged tensor
- * unlisted. */
+/* The model input or output list: indices < num_tensors, no index twice, each tensor carrying
+ * `flag`, and exactly n tensors carrying it: the reader's "no duplicates" and the "flag iff
+ * listed" half of its tensor flag check. (Counting alone is not enough: a duplicate beside a
+ * flagged tensor left out of the list keeps the count.) The pairwise check is over the list
+ * (a handful of entries in any real model; at most num_tensors, itself a uint16_t). */
 static int io_list_ok(const ctx_t *c, uint32_t off, uint32_t n, uint16_t flag) {
-    uint32_t i, flagged = 0;
+    uint32_t i, j, flagged = 0;
     const tigris_file_header_t *h = c->h;
     if (!indices_ok(c, off, n, h->num_tensors)) return 0;
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
         if (!(c->p->tensors[c->p->index_pool[off + i]].flags & flag)) return 0;
+        for (j = 0; j < i; j++)
+            if (c->p->index_pool[off + j] == c->p->index_pool[off + i]) return 0;
+    }
     for (i = 0; i < h->num_tensors; i++) flagged += (c->p->tensors[i].flags & flag) != 0;
     return flagged == n;
 }

@@ -91,8 +91,10 @@ def test_seeds_cover_every_op_kind_tiles_chains_lz4_and_xip() -> None:
             kinds.add("normal" if tp is None else "chain" if tp.chain >= 0 else "tiled")
             kinds |= {"reduction"} if tp is not None and tp.reduce_op is not None else set()
             kinds |= {"2-D"} if tp is not None and tp.tile_w > 0 else set()
+            kinds |= {"row caches"} if tp is not None and tp.row_cache else set()
         kinds |= {f.name for f in FileFlag if f in FileFlag(plan.flags)}
-    want = {t.name for t in OpType if t != OpType.UNKNOWN} | {"normal", "tiled", "chain", "reduction", "2-D", "LZ4", "XIP"}
+    want = {t.name for t in OpType if t != OpType.UNKNOWN} | {"normal", "tiled", "chain", "reduction", "2-D", "LZ4", "XIP",
+                                                              "row caches"}
     assert kinds >= want, want - kinds
 
 

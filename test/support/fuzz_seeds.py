@@ -251,7 +251,7 @@ GRAPHS: dict[str, tuple[Callable[[], onnx.ModelProto], int, tuple[str, ...]]] = 
     "unary": (_unary, OP_BUDGET, ("none",)),
     "unary_int8": (_unary_qdq, OP_BUDGET, ("none",)),
     "tiles": (_tiles, TILE_BUDGET, ("lz4",)),
-    "chains": (_tiles, CHAIN_BUDGET, ("none", "xip")),
+    "chains": (_tiles, CHAIN_BUDGET, ("none", "xip", "greedy")),
     "window_int8": (_int8(_window), OP_BUDGET, ("none", "lz4")),
     "tiles_int8": (_int8(_tiles), TILE_BUDGET, ("xip",)),
     "mixed_int8": (_int8(_mixed), OP_BUDGET, ("none",)),

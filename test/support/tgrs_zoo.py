@@ -14,8 +14,11 @@ VARIANTS = {
     "none": {"compress": "none"},
     "lz4": {"compress": "lz4"},
     "xip": {"compress": "none", "xip": True},
+    "greedy": {"compress": "none", "cuts": "greedy"},
 }
-"""How the weights are stored: raw blocks, LZ4 blocks, or raw and read in place (XIP)."""
+"""How the weights are stored: raw blocks, LZ4 blocks, or raw and read in place (XIP); `greedy`:
+raw, with the greedy's stage cuts (one window per tiled stage, chains between them: the default
+cuts fuse them)."""
 
 REPRESENTATIVE = (
     "mobilenet_v3", "conv1d", "resnet8",  # float: row bands, 2-D and reduction tiles, chains; 1-D; softmax
