@@ -182,6 +182,8 @@ CASES = [
     # the greedy's cuts: chains of three stages, and of two with a weight block each (the default
     # cuts fuse those ops into one stage)
     ("pad_nearest", 12288, "none", "greedy"), ("residual_sp", 16384, "lz4", "greedy"),
+    ("pad_nearest", 4096, "none", "greedy"), ("convnet", 4096, "none", "greedy"),
+    ("pad_nearest", 8192, "none", "greedy"),  # a normal stage larger than the tiles (overflow test)
 ]
 
 _TMP = Path(tempfile.mkdtemp(prefix="tigris_exec_test_"))
@@ -494,7 +496,7 @@ def test_plain_build_matches() -> None:
 
 
 def test_tile_plan_larger_than_the_arena_is_refused() -> None:
-    c = compiled("convnet", 4096, "none")  # T T (C C): group tile peaks 1632, 2688, 3840
+    c = compiled("convnet", 4096, "none", "greedy")  # T T (C C): group tile peaks 1632, 2688, 3840
     groups = c.groups()
     peaks = [c.plan.tile_plans[c.plan.stages[g[0]].tile_plan].peak for g in groups]
     assert len(groups) == 3 and peaks[2] == max(peaks) > peaks[1]

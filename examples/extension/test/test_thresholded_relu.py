@@ -62,11 +62,11 @@ def x() -> np.ndarray:
 
 
 @cache
-def _compiled(path: str, budget: int) -> bytes:
-    """`tigris compile MODEL -m BUDGET` (the CLI, as a user runs it)."""
-    out = Path(path).with_suffix(f".{budget}.tgrs")
-    proc = subprocess.run([sys.executable, "-c", TIGRIS, "compile", path, "-m", str(budget), "-o", str(out)],
-                          capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
+def _compiled(path: str, budget: int, cuts: str = "shortest") -> bytes:
+    """`tigris compile MODEL -m BUDGET --cuts CUTS` (the CLI, as a user runs it)."""
+    out = Path(path).with_suffix(f".{budget}.{cuts}.tgrs")
+    proc = subprocess.run([sys.executable, "-c", TIGRIS, "compile", path, "-m", str(budget), "--cuts", cuts,
+                           "-o", str(out)], capture_output=True, text=True, timeout=300, check=False)  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     return out.read_bytes()
 
@@ -92,11 +92,14 @@ def test_normalize_uses_the_plugin_op(model: Path) -> None:
     assert op.alpha.value.data == pytest.approx(0.3)
 
 
-@pytest.mark.parametrize("strategy", list(BUDGETS))
+@pytest.mark.parametrize("strategy", [*BUDGETS, "fused"])
 def test_the_plan_cuts_the_plugin_op_as_planned(model: Path, strategy: str) -> None:
+    """The plugin op in a tiled stage, a chain (the greedy's cuts make chains), a fused stage
+    with row caches (the default cuts at the chain's budget) and a normal stage."""
     from tigris.emit.tgrs import read_plan
 
-    plan = read_plan(_compiled(str(model), BUDGETS[strategy]))
+    budget = BUDGETS["chain" if strategy == "fused" else strategy]
+    plan = read_plan(_compiled(str(model), budget, "greedy" if strategy == "chain" else "shortest"))
     (index,) = [i for i, op in enumerate(plan.ops) if op.op_type == THRESHOLDED_RELU]
     op = plan.ops[index]
     assert op.alpha == pytest.approx(0.3)  # runtime_fields()
@@ -107,6 +110,7 @@ def test_the_plan_cuts_the_plugin_op_as_planned(model: Path, strategy: str) -> N
     else:
         assert tile is not None and tile.num_tiles > 1
         assert (tile.chain >= 0) == (strategy == "chain")
+        assert tile.row_cache == (strategy == "fused")
 
 
 def test_runtime_matches_onnxruntime_and_the_interpreter(model: Path, x: np.ndarray) -> None:
