@@ -52,7 +52,6 @@ from dataclasses import dataclass, field
 from tigris.dialects.tgr.traits import TileKind
 from tigris.transforms.plan.graph import PlanGraph
 from tigris.transforms.plan.memory import align_up, lifetimes
-from tigris.transforms.plan.row_cache import largest_cached_tile
 from tigris.transforms.plan.temporal import Stage, make_stage
 from tigris.transforms.plan.tiling import (
     TilePlan, is_tileable, one_row_fits, plan_cached, plan_feature_blocks, plan_reduction, plan_spatial, recompute_macs,
@@ -247,4 +246,4 @@ def _edge_cost(
         return scan.loaded + scan.spilled, True
     fused = scan.spatial > 1 and is_tileable(graph, stage)
     return None, not (fused and not one_row_fits(graph, stage, budget, align)
-                      and largest_cached_tile(graph, [stage], budget, align) is None)
+                      and plan_cached(graph, [stage], budget, align) is None)

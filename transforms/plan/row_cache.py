@@ -223,34 +223,10 @@ def cached_computed(graph: PlanGraph, stages: list[Stage], tile_h: int) -> dict[
     return computed
 
 
-def largest_cached_tile(graph: PlanGraph, stages: list[Stage], budget: int, align: int) -> int | None:
-    """The tallest output tiles whose cached peak fits the budget (a binary search), None if
-    even one-row tiles do not fit or the group cannot run with caches. Remembered on the graph
-    (the cut search asks again for the spans it cannot tile)."""
-    key = ("largest_cached_tile", tuple((st.first, st.last, tuple(st.outputs)) for st in stages), budget, align)
-    if key not in graph.memo:
-        graph.memo[key] = _largest_cached_tile(graph, stages, budget, align)
-    return graph.memo[key]  # type: ignore[return-value]
-
-
-def _largest_cached_tile(graph: PlanGraph, stages: list[Stage], budget: int, align: int) -> int | None:
-    if not cacheable(graph, stages):
-        return None
-    height = extent(graph.tensors[stages[-1].outputs[0]], Axis.H)
-
-    def fits(tile_h: int) -> bool:
-        return cached_peak(graph, stages, tile_h, align) <= budget and slots_hold(graph, stages, tile_h)
-
-    low, high = 1, height
-    if not fits(1):
-        return None
-    while low < high:
-        mid = (low + high + 1) // 2
-        if fits(mid):
-            low = mid
-        else:
-            high = mid - 1
-    return low
+def cached_fits(graph: PlanGraph, stages: list[Stage], tile_h: int, budget: int, align: int) -> bool:
+    """Whether tiles of `tile_h` output rows run with row caches within `budget`: the slots and
+    bands fit and every cached band only moves down (`slots_hold`)."""
+    return cached_peak(graph, stages, tile_h, align) <= budget and slots_hold(graph, stages, tile_h)
 
 
 def cached_band_sizes(graph: PlanGraph, stages: list[Stage], tile_h: int, align: int) -> list[dict[int, int]]:

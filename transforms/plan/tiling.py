@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tigris.dialects.tgr.runtime_enums import FEATURE_BLOCK_OPS, TILEABLE_2D_OPS
 from tigris.dialects.tgr.traits import RuntimeOp, TileKind, Window
@@ -167,15 +167,25 @@ def plan_spatial(graph: PlanGraph, stage: Stage, budget: int, align: int) -> Til
 
 
 def plan_cached(graph: PlanGraph, stages: list[Stage], budget: int, align: int, chain: int = -1) -> TilePlan | None:
-    """Full-width output-row tiles with row caches (`row_cache.py`): the tallest that fit, None
-    if the group cannot run with caches or not even one-row tiles fit. Nothing is recomputed."""
-    tile_h = row_cache.largest_cached_tile(graph, stages, budget, align)
-    if tile_h is None:
+    """Full-width output-row tiles with row caches (`row_cache.py`): the tallest that fit (a
+    binary search), None if the group cannot run with caches or not even one-row tiles fit.
+    Nothing is recomputed. Remembered on the graph (the cut search asks again for the spans it
+    cannot tile)."""
+    key = ("plan_cached", tuple((st.first, st.last, tuple(st.outputs)) for st in stages), budget, align)
+    if key not in graph.memo:
+        graph.memo[key] = _plan_cached(graph, stages, budget, align)
+    tile = graph.memo[key]
+    return replace(tile, chain=chain) if tile is not None else None  # type: ignore[arg-type]
+
+
+def _plan_cached(graph: PlanGraph, stages: list[Stage], budget: int, align: int) -> TilePlan | None:
+    if not row_cache.cacheable(graph, stages) or not row_cache.cached_fits(graph, stages, 1, budget, align):
         return None
     height = out_height(graph, stages[-1])
+    tile_h = _largest_fitting(height, lambda rows: row_cache.cached_fits(graph, stages, rows, budget, align))
     halo = receptive_field(stage_windows(graph, stages)) - 1
     return TilePlan(tile_h, math.ceil(height / tile_h), halo, height, row_cache.cached_peak(graph, stages, tile_h, align),
-                    chain, cache=row_cache.cache_bytes(graph, stages, tile_h, align))  # fmt: skip
+                    cache=row_cache.cache_bytes(graph, stages, tile_h, align))  # fmt: skip
 
 
 def one_row_fits(graph: PlanGraph, stage: Stage, budget: int, align: int) -> bool:
