@@ -4,7 +4,8 @@ Units are binary, as MCU datasheets and spec/memory-model.md's `-m 256K` use the
 K = KB = KiB = 1024 bytes, M = MB = MiB = 1024 K, G likewise, any letter case; no
 unit (or `B`) is bytes. A fraction is accepted when it names whole bytes (`0.5M` =
 524288, `1.5K` = 1536; `0.3K` is refused). Zero, signs, exponents, spaces, sizes above
-`MAX_SIZE` and anything else are refused with one message naming the flag and the value.
+`MAX_SIZE` and anything else are refused with one message naming the flag and the value;
+the one zero accepted is `-m FAST+0`, a device without PSRAM.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ and the runtime's arena sizes are `uint32_t` (4 GiB - 1 bytes)."""
 
 _UNITS = {"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
 _SIZE = re.compile(r"(\d+(?:\.\d+)?)([kmg](?:i?b)?|b)?", re.IGNORECASE | re.ASCII)
+_ZERO = re.compile(r"0+(?:\.0+)?([kmg](?:i?b)?|b)?", re.IGNORECASE | re.ASCII)
+"""A zero SLOW size (`+0`, `+0K`): no PSRAM."""
 _EXAMPLES = "e.g. 262144, 256K, 256KiB, 1.5M (K = 1024 bytes)"
 
 
@@ -54,7 +57,8 @@ def parse_size(text: str, flag: str) -> int:
 
 
 def parse_memory(text: str, flag: str = "-m") -> tuple[int, int | None]:
-    """`FAST` or `FAST+SLOW` (SRAM budget, PSRAM size) in bytes."""
+    """`FAST` or `FAST+SLOW` (SRAM budget, PSRAM size) in bytes; `FAST+0` is a device without
+    PSRAM (SLOW 0, `report/sram_only.py`)."""
     fast, plus, slow = text.partition("+")
     if plus and (not fast or not slow or "+" in slow):
         raise BudgetError(f"bad {flag} value '{text}': expected FAST or FAST+SLOW, e.g. 256K or 256K+8M")
@@ -62,6 +66,9 @@ def parse_memory(text: str, flag: str = "-m") -> tuple[int, int | None]:
         return parse_size(text, flag), None
     sizes = []
     for part, role in ((fast, "FAST"), (slow, "SLOW")):
+        if role == "SLOW" and _ZERO.fullmatch(part):
+            sizes.append(0)
+            continue
         try:
             sizes.append(_bytes(part))
         except ValueError as e:

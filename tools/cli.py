@@ -36,6 +36,7 @@ budget is below the minimum some op needs even tiled).
 examples:
   tigris analyze model.onnx -m 256K -f 4M
   tigris analyze model.onnx -m 64K+8M -v
+  tigris analyze model.onnx -m 64K+0          # no PSRAM: SRAM-only plan, smallest SRAM-only budget
   tigris analyze model.onnx -m 64K --json --input-shape input:1x3x224x224
   tigris analyze model.onnx -m 64K --plot mem.svg --plot-tiles tiles.png   # needs tigris[plot]
 
@@ -49,6 +50,7 @@ examples:
   tigris compile model.onnx -m 256K -f 4M --xip -o model.tgrs   # weights read in place from flash
   tigris compile model.onnx -m 64K -c lz4 -o model.tgrs         # weight blocks LZ4-compressed
   tigris compile model.onnx -m 64K --input-shape input:1x3x96x96 -o model.tgrs
+  tigris compile model.onnx -m 64K+0 -o model.tgrs    # no PSRAM: arena + tensors between stages <= 64K
 """
 
 INSPECT_EPILOG = """examples:
@@ -125,7 +127,10 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=COMPILE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     compile_.add_argument("model", help="the model: .onnx, or ONNX text (.onnxtxt)")
-    compile_.add_argument("-m", "--memory", required=True, metavar="FAST", help="SRAM budget, e.g. 256K")
+    compile_.add_argument(
+        "-m", "--memory", required=True, metavar="FAST[+0]",
+        help="SRAM budget, e.g. 256K; FAST+0: no PSRAM, the arena and the tensors passed between stages share FAST",
+    )
     compile_.add_argument("-f", "--flash", metavar="FLASH", help="flash size the .tgrs file must fit")
     compile_.add_argument("--xip", action="store_true", help="weights are read in place (no LZ4)")
     compile_.add_argument("-c", "--compress", choices=("none", "lz4"), default="none", help="weight block compression")
@@ -187,16 +192,25 @@ def run_compile(args: argparse.Namespace) -> str:
     from tigris.tools.budgets import BudgetError, parse_align, parse_memory, parse_percent, parse_size
     from tigris.tools.user_paths import check_output, write_output
 
-    fast, _ = parse_memory(args.memory, "-m")
+    fast, slow = parse_memory(args.memory, "-m")
     flash = parse_size(args.flash, "-f") if args.flash is not None else None
     align = parse_align(args.align) if args.align is not None else 32
     max_recompute = parse_percent(args.max_recompute) if args.max_recompute is not None else 10.0
     if args.xip and args.compress == "lz4":
         raise BudgetError("--xip and -c lz4 exclude each other: XIP weights are read in place")
+    if slow == 0 and args.compress == "lz4":
+        raise BudgetError("-m FAST+0 (no PSRAM) and -c lz4 cannot be combined yet: the SRAM-only search "
+                          "does not count the arena LZ4 decompresses into")
+    if slow:
+        raise BudgetError(f"-m {args.memory}: tigris compile takes FAST, or FAST+0 for a device without PSRAM; "
+                          "tigris analyze checks a PSRAM size")
     check_output(args.output, "-o")  # before the compile, not after
     from tigris.tools.progress import Progress
 
-    progress = Progress("tigris compile", 3)
+    progress = Progress("tigris compile", 4 if slow == 0 else 3)
+    sram_note = ""
+    if slow == 0:
+        fast, sram_note = _sram_only_budget(args, fast, align, max_recompute, progress.phase)
     data = compile_bytes(args.model, fast, align=align, compress=args.compress, xip=args.xip,
                          input_shapes=parse_input_shapes(args.input_shape), phase=progress.phase,
                          max_recompute=max_recompute, cuts=args.cuts)
@@ -204,7 +218,32 @@ def run_compile(args: argparse.Namespace) -> str:
     if flash is not None and len(data) > flash:
         raise BudgetError(f"the plan is {len(data)} bytes, {len(data) - flash} bytes more than the flash (-f {flash} bytes)")
     write_output(args.output, data, "-o")
-    return f"wrote {args.output}: {len(data)} bytes\n"
+    return f"wrote {args.output}: {len(data)} bytes\n{sram_note}"
+
+
+def _sram_only_budget(
+    args: argparse.Namespace, total: int, align: int, max_recompute: float, phase: Callable[[str], None]
+) -> tuple[int, str]:
+    """`-m T+0` (no PSRAM): the arena to compile at (report/sram_only.py) and the lines saying how
+    to size the runtime's two SRAM buffers; an `error:` line with the smallest SRAM-only budget
+    when nothing fits T."""
+    from tigris.dialects.onnx.importer import parse_input_shapes
+    from tigris.tools.budgets import BudgetError
+    from tigris.tools.report.analysis import normalized_module, sram_only_arena
+
+    module = normalized_module(args.model, parse_input_shapes(args.input_shape), phase, verify_each=False)
+    phase("SRAM-only search")
+    found = sram_only_arena(module, total, align, max_recompute, args.cuts)
+    if found.plan is None:
+        low = found.smallest
+        assert low is not None  # searched when no plan fits
+        raise BudgetError(f"no plan fits {total} bytes without PSRAM (-m {args.memory}): the smallest SRAM-only "
+                          f"budget is {low.total} bytes (-m {low.total}+0: arena {low.arena} + {low.between} "
+                          f"between stages)")
+    p = found.plan
+    return p.budget, (f"SRAM only: arena {p.arena} B + {p.between} B between stages = {p.total} B of {total}; "
+                     f"give the runtime an arena of {p.arena} B and a slow buffer of {p.slow_buffer} B "
+                     f"(the model's input and output, {p.model_io} B, and the tensors between stages)\n")
 
 
 def inspect_facts(data: bytes) -> dict:

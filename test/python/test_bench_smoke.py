@@ -73,3 +73,18 @@ def test_min_budget_prints_ours_without_the_upstream(tmp_path: Path) -> None:
     assert header.split()[:3] == ["model", "ours", "(B)"]
     result = json.loads((tmp_path / "min_budget.json").read_text())["conv1d_int8"]
     assert result["upstream"] is None and row.split()[:4] == ["conv1d_int8", f"{result['ours']:,}", "-", "-"]
+
+
+def test_sram_only_prints_a_row(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "sram_only.py"), "--models", "conv1d_int8", "--skip-mbv2-144", "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    title, header, row = proc.stdout.splitlines()
+    assert title.startswith("smallest SRAM-only budget (-m T+0) per model")
+    assert header.split()[:4] == ["model", "T", "arena", "between"]
+    result = json.loads((tmp_path / "sram_only.json").read_text())["conv1d_int8"]
+    # the total is the arena plus what is passed between stages, and never below the arena alone
+    assert result["total"] == result["arena"] + result["between"] >= result["with_psram"]
+    assert row.split()[0] == "conv1d_int8" and float(row.split()[1]) == round(result["total"] / 1024, 1)

@@ -67,7 +67,8 @@ def test_invalid_sizes_name_flag_and_value(text: str, reason: str) -> None:
 def test_fast_plus_slow() -> None:
     assert parse_memory("256K") == (256 * K, None)
     assert parse_memory("64K+8M") == (64 * K, 8 * K * K)
-    for bad in ("256K+", "+8M", "1+2+3", "64K+8X"):
+    assert parse_memory("64K+0") == parse_memory("64K+0K") == (64 * K, 0)  # no PSRAM
+    for bad in ("256K+", "+8M", "1+2+3", "64K+8X", "0+0", "64K+-0"):
         with pytest.raises(BudgetError, match=f"bad -m value '{bad.replace('+', '[+]')}'"):
             parse_memory(bad)
 
@@ -201,6 +202,72 @@ def test_relu3_below_minimum_cannot_run(relu3: Path, capsys: pytest.CaptureFixtu
     assert main(["analyze", str(relu3), "-m", "63"]) == 0
     text = capsys.readouterr().out
     assert "verdict: cannot run: the 63 B budget is below the minimum 64 B" in text
+
+
+@pytest.fixture
+def diamond(tmp_path: Path) -> Path:
+    """x -> Relu -> a -> Transpose (H, W) -> b; Add(a, b) -> c (output); 1x1x8x8 float."""
+    nodes = [
+        helper.make_node("Relu", ["x"], ["a"], name="relu"),
+        helper.make_node("Transpose", ["a"], ["b"], name="transpose", perm=[0, 1, 3, 2]),
+        helper.make_node("Add", ["a", "b"], ["c"], name="add"),
+    ]
+    shape = [1, 1, 8, 8]
+    return save(tmp_path, "diamond", nodes, [value("x", shape)], [value("c", shape)])
+
+
+def test_sram_only_diamond(diamond: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # The Transpose needs a and b whole (2T = 512 B, the minimum budget); untiled the model peaks
+    # at the Add, a + b + c = 3T = 768 B (x is dead after the Relu). With PSRAM at 512 B:
+    # [relu, transpose] untiled (2T), the Add tiled; a and b are passed between the stages (2T).
+    r = analyze_json(capsys, str(diamond), "-m", "512")
+    assert [(s["first_op"], s["inputs"], s["outputs"]) for s in r["stages"]] == [
+        ("relu", ["x"], ["a", "b"]), ("add", ["a", "b"], ["c"]),
+    ]  # fmt: skip
+    # Without PSRAM that plan needs 512 + 2T = 1024 B; one untiled stage needs 768 B and passes
+    # nothing: the smallest SRAM-only budget. The search plans the grid 512, 608 (512 * 2^(1/4)
+    # = 608.9, to 32 B), 736 (724.1), 864 (861.1): 608 and 736 still cut there, passing a and b
+    # (totals over 1024: their arenas hold the Add's bands besides), 864 runs one stage whose
+    # arena is its 768 B peak; its total, 768, ends the grid.
+    r = analyze_json(capsys, str(diamond), "-m", "512+0")
+    sram = r["sram_only"]
+    assert (sram["budget_bytes"], sram["fits"], sram["plan"]) == (512, False, None)
+    low = sram["smallest"]
+    assert (low["arena_bytes"], low["between_stages_bytes"], low["total_bytes"], low["stage_count"]) == (768, 0, 768, 1)
+    assert low["model_io_bytes"] == 2 * RELU_T and low["slow_buffer_bytes"] == 2 * RELU_T  # x and c
+    assert r["fits"] is False
+    assert main(["analyze", str(diamond), "-m", "512+0"]) == 0
+    text = capsys.readouterr().out
+    assert "verdict: does not fit 512 B without PSRAM: the smallest SRAM-only budget is 768 B (-m 768+0)" in text
+    # 1000 B: the largest budget of the grid under it (992) plans one stage: arena 768
+    r = analyze_json(capsys, str(diamond), "-m", "1000+0")
+    plan = r["sram_only"]["plan"]
+    assert (plan["compile_budget_bytes"], plan["arena_bytes"], plan["total_bytes"]) == (992, 768, 768)
+    assert (r["fits"], r["budget_bytes"], r["stage_count"]) == (True, 992, 1)
+    # tigris compile -m T+0: the plan at the chosen budget, or the smallest budget in the error
+    out = tmp_path / "d.tgrs"
+    assert main(["compile", str(diamond), "-m", "768+0", "-o", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "SRAM only: arena 768 B + 0 B between stages = 768 B of 768" in said and out.exists()
+    assert main(["compile", str(diamond), "-m", "767+0", "-o", str(out)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["error: no plan fits 767 bytes without PSRAM (-m 767+0): the smallest SRAM-only budget is "
+                   "768 bytes (-m 768+0: arena 768 + 0 between stages)"]
+    for refused in (["-m", "768+8M"], ["-m", "768+0", "-c", "lz4"]):
+        assert main(["compile", str(diamond), *refused, "-o", str(out)]) == 1
+        assert capsys.readouterr().err.startswith("error: -m ")
+
+
+def test_between_stages_by_hand(diamond: Path) -> None:
+    from tigris.tools.report.analysis import normalized_module, planned
+    from tigris.tools.report.slow_memory import between_stages, model_io_bytes, slow_peak
+
+    _, plan = planned(normalized_module(diamond), 512, DEFAULT_ALIGN)
+    # groups [relu, transpose] and [add]: a and b are spilled by the first and read by the
+    # second (2T); x (to group 0) and c (group 1) are the model's I/O: the slow buffer holds
+    # a, b and c while the Add runs
+    assert between_stages(plan) == 2 * RELU_T and model_io_bytes(plan) == 2 * RELU_T
+    assert slow_peak(plan) == 3 * RELU_T
 
 
 CONV_T = 1 * 2 * 8 * 8 * 4  # 512 B

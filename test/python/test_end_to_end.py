@@ -38,6 +38,7 @@ from end_to_end import (  # test/support
     ort_distance, predicted_stats, relative_error, rerun, run_once, stat_mismatches,
 )  # fmt: skip
 from tigris.tools.report import analyze_module
+from tigris.tools.report.analysis import PlanCache, planned, sram_only_arena, sram_only_search
 from tigris.tools.budgets import parse_size
 from tigris.tools.cli import compile_bytes
 from tigris.tools.runtime_binding import RunError, run_plan
@@ -351,6 +352,34 @@ def test_runs_at_its_minimum_budget(key: str, matrix: Matrix) -> None:
     assert low.output_bytes == matrix.run(key, budget, mode).output_bytes
     below = analyze_module(matrix.module(key), key, report.min_budget - 1)
     assert below.verdict.value == "cannot run"
+
+
+SRAM_ONLY_KEYS = ("mobilenet_v2_int8", "yolo")
+"""An int8 and a float model whose smallest SRAM-only plans pass tensors between stages."""
+
+
+@pytest.mark.parametrize("key", SRAM_ONLY_KEYS)
+def test_sram_only_runs_in_its_two_buffers(key: str, matrix: Matrix) -> None:
+    """SRAM only (`-m T+0`, issue G3 item 3) at the smallest T the search finds: the plan chosen
+    for T runs in an arena of its peak and a slow buffer (the same SRAM) of exactly the model's
+    I/O and the tensors between stages, as planned, and gives the bytes of the largest budget's
+    run; either buffer one alignment unit smaller fails."""
+    module = matrix.module(key)
+    _, plan = planned(module, 64 << 10, 32)
+    low = sram_only_search(PlanCache(plan), 64 << 10).smallest
+    assert low is not None and low.between > 0, low
+    chosen = sram_only_arena(module, low.total, 32).plan
+    assert chosen is not None and chosen.total <= low.total
+    run = run_once(key, matrix.paths[key], module, chosen.budget)
+    assert stat_mismatches(run) == [], (run.stats, predicted_stats(run.predicted))
+    assert (run.stats["fast_peak"], run.stats["slow_peak"]) == (chosen.arena, chosen.slow_buffer)
+    assert chosen.slow_buffer <= chosen.model_io + chosen.between
+    budget, mode, _ = MATRIX[key][-1]
+    exact = run_plan(run.c.plan_bytes, run.inputs, fast=chosen.arena, slow=chosen.slow_buffer, dequantize=False)
+    assert b"".join(y.tobytes() for y in exact.outputs) == matrix.run(key, budget, mode).output_bytes
+    for fast, slow in ((chosen.arena - 32, chosen.slow_buffer), (chosen.arena, chosen.slow_buffer - 32)):
+        with pytest.raises(RunError):
+            run_plan(run.c.plan_bytes, run.inputs, fast=fast, slow=slow)
 
 
 def test_compile_at_is_tigris_compile(model_zoo: dict[str, Path]) -> None:

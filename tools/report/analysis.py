@@ -24,6 +24,7 @@ from tigris.dialects.tgr.attributes import Strategy
 from tigris.tools.report.facts import TensorInfo, model_dtype, model_inputs, model_outputs, weights
 from tigris.tools.report.flash import Flash, compiled_flash
 from tigris.tools.report.slow_memory import needs_slow_memory, slow_peak
+from tigris.tools.report.sram_only import SramOnly, smallest_sram_only, sram_only_plan
 from tigris.transforms.plan.graph import PlanStep, main_func
 from tigris.transforms.plan.passes import DEFAULT_ALIGN, TigrisPlanPass, written_plan
 from tigris.transforms.plan.tiling import feature_block_step, spatial_ops
@@ -105,6 +106,20 @@ class SweepPoint:
 
 
 @dataclass(frozen=True)
+class SramOnlyReport:
+    """`-m T+0` (no PSRAM, `sram_only.py`): the plan chosen for T (None: none fits T) and the
+    smallest SRAM-only budget the search finds."""
+
+    budget: int
+    plan: SramOnly | None
+    smallest: SramOnly | None  # None: not searched (`tigris compile` found a plan)
+
+    @property
+    def fits(self) -> bool:
+        return self.plan is not None
+
+
+@dataclass(frozen=True)
 class AnalysisReport:
     model: str
     name: str
@@ -146,10 +161,13 @@ class AnalysisReport:
     """The largest row-cache region of any stage group (the runtime's `row_cache_bytes`); 0: none."""
     row_cache_groups: int = 0
     """Stage groups run with row caches."""
+    sram_only: SramOnlyReport | None = None
+    """`-m T+0`: the SRAM-only search; `budget` is then the budget its plan is compiled at (T when none fits)."""
 
     @property
     def fits(self) -> bool:
-        return self.verdict in (Verdict.FITS, Verdict.FITS_TILED)
+        fits = self.verdict in (Verdict.FITS, Verdict.FITS_TILED)
+        return fits and (self.sram_only is None or self.sram_only.fits)
 
     @property
     def headroom(self) -> int:
@@ -162,7 +180,10 @@ class AnalysisReport:
 
     @property
     def slow_fits(self) -> bool | None:
-        return None if self.slow_budget is None else self.slow_peak <= self.slow_budget
+        """None without a PSRAM size, and without PSRAM (`sram_only` says whether the plan fits)."""
+        if self.slow_budget is None or self.sram_only is not None:
+            return None
+        return self.slow_peak <= self.slow_budget
 
     @property
     def flash_fits(self) -> bool | None:
@@ -184,6 +205,25 @@ class PlanCache:
         if budget not in self._plans:
             self._plans[budget] = plan_memory(self.graph, budget, self.align, self.cuts, self.max_recompute / 100)
         return self._plans[budget]
+
+
+def sram_only_search(plans: PlanCache, budget: int, smallest: bool = True) -> SramOnlyReport:
+    """`-m budget+0` (no PSRAM): the plan `sram_only.py` chooses for `budget` and the smallest
+    SRAM-only budget, both planned through `plans`; `smallest=False` searches the smallest only
+    when no plan fits (what `tigris compile` needs to know)."""
+    floor = smallest_fitting_budget(plans.graph, plans.align)
+    plan = sram_only_plan(plans.at, budget, floor, plans.align)
+    low = smallest_sram_only(plans.at, floor, plans.align) if smallest or plan is None else None
+    return SramOnlyReport(budget, plan, low)
+
+
+def sram_only_arena(
+    module: ModuleOp, budget: int, align: int, max_recompute: float = 10.0, cuts: str = "shortest"
+) -> SramOnlyReport:
+    """`tigris compile -m budget+0`: the SRAM-only search on a normalized module (left as it is);
+    the plan to write is the one at `.plan.budget` (None: no plan fits `budget`)."""
+    _, plan = planned(module, budget, align, max_recompute, cuts)
+    return sram_only_search(PlanCache(plan, max_recompute, cuts), budget, smallest=False)
 
 
 def smallest_pow2_budget(plans: PlanCache, min_budget: int, unscheduled_peak: int) -> int:
@@ -300,11 +340,18 @@ def analyze_module(
 ) -> AnalysisReport:
     """The report for an already normalized (`tgr`) module (left as it is); `verify_each` as for
     the flash figure's compile (`compiled_flash`); `max_recompute` as `--max-recompute` (percent),
-    `cuts` as `--cuts`."""
+    `cuts` as `--cuts`. `slow_budget=0` (`-m T+0`, no PSRAM) searches the SRAM-only plan
+    (`sram_only.py`) and reports the plan at the arena it chose."""
     if budget < 1 or align < 1 or align & (align - 1):
         raise ValueError(f"need budget >= 1 and a power-of-two align (got {budget}, {align})")
     annotated, plan = planned(module, budget, align, max_recompute, cuts)
     graph, plans = plan.graph, PlanCache(plan, max_recompute, cuts)
+    sram_only = None
+    if slow_budget == 0:
+        sram_only = sram_only_search(plans, budget)
+        if sram_only.plan is not None and sram_only.plan.budget != budget:
+            budget = sram_only.plan.budget
+            annotated, plan = planned(module, budget, align, max_recompute, cuts)
     min_budget = minimum_budget(graph, align)
     weight_count, weight_bytes = weights(module)
     largest = max(graph.tensors, key=lambda t: t.nbytes, default=None)
@@ -344,6 +391,7 @@ def analyze_module(
         max_recompute=max_recompute,
         row_cache_bytes=max((g[0].tile.cache for g in groups(plan) if g[0].tile is not None), default=0),
         row_cache_groups=sum(1 for g in groups(plan) if g[0].tile is not None and g[0].tile.row_cache),
+        sram_only=sram_only,
         weight_count=weight_count,
         weight_bytes=weight_bytes,
         flash=compiled_flash(annotated, budget, align, verify_each=verify_each),

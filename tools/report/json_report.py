@@ -8,6 +8,12 @@ cannot be both). `verdict` is one of `fits`, `fits_tiled`, `overflows`, `cannot_
 file `tigris compile` writes at the budget (without LZ4): `weight_bytes` (the model's
 weights) plus `plan_overhead_bytes` (everything else in the file). For a model the compiler
 cannot lower or emit both are null and `flash_error` says why (else it is null).
+`sram_only` is null unless `-m T+0` (no PSRAM) was given; then it holds `budget_bytes` (T),
+`fits`, `plan` (the chosen plan, compiled at `compile_budget_bytes`: its `arena_bytes` (its
+peak) + `between_stages_bytes` = `total_bytes`, the
+model's I/O buffers `model_io_bytes` beside them, the runtime's `slow_buffer_bytes`; null when
+none fits) and `smallest` (the smallest SRAM-only budget found, same keys), and `budget_bytes`
+at the top is the chosen arena.
 """
 
 from __future__ import annotations
@@ -15,7 +21,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tigris.tools.report.analysis import AnalysisReport, StageRow
+from tigris.tools.report.analysis import AnalysisReport, SramOnlyReport, StageRow
+from tigris.tools.report.sram_only import SramOnly
 from tigris.tools.report.facts import TensorInfo
 
 
@@ -76,6 +83,7 @@ def to_dict(r: AnalysisReport) -> dict[str, Any]:
         "tiled_stages": r.tiled_stages,
         "chained_stages": r.chained_stages,
         "chains": r.chains,
+        "sram_only": None if r.sram_only is None else _sram_only(r.sram_only),
         "slow_peak_bytes": r.slow_peak,
         "slow_fits": r.slow_fits,
         "needs_slow_memory": r.needs_slow_memory,
@@ -98,6 +106,17 @@ def to_dict(r: AnalysisReport) -> dict[str, Any]:
         ],
         "stages": [_stage(s) for s in r.stages],
     }
+
+
+def _sram_only(s: SramOnlyReport) -> dict[str, Any]:
+    def plan(p: SramOnly | None) -> dict[str, int] | None:
+        if p is None:
+            return None
+        return {"compile_budget_bytes": p.budget, "arena_bytes": p.arena, "between_stages_bytes": p.between, "total_bytes": p.total,
+                "model_io_bytes": p.model_io, "slow_buffer_bytes": p.slow_buffer, "traffic_bytes": p.traffic,
+                "stage_count": p.stages}
+
+    return {"budget_bytes": s.budget, "fits": s.fits, "plan": plan(s.plan), "smallest": plan(s.smallest)}
 
 
 def to_json(r: AnalysisReport) -> str:

@@ -29,7 +29,9 @@ from tigris.transforms.plan.memory import align_up
 from tigris.transforms.plan.planner import Plan, groups
 
 
-def slow_peak(plan: Plan) -> int:
+def slow_peak(plan: Plan, *, model_io: bool = True) -> int:
+    """The slow buffer's peak; `model_io=False` leaves the model's inputs and outputs out:
+    what the slow buffer holds between stages (`between_stages`)."""
     graph = plan.graph
     runs = groups(plan)
     last = max(len(runs) - 1, 0)
@@ -42,6 +44,8 @@ def slow_peak(plan: Plan) -> int:
     held = [0] * (last + 1)
 
     def hold(tensor: int, start: int, end: int) -> None:
+        if not model_io and (graph.tensors[tensor].producer < 0 or graph.tensors[tensor].is_output):
+            return
         size = align_up(graph.tensors[tensor].nbytes, plan.align)
         for k in range(start, end + 1):
             held[k] += size
@@ -57,6 +61,19 @@ def slow_peak(plan: Plan) -> int:
         for index in run[-1].stage.outputs:
             hold(index, k, end(index, k))
     return max(held)
+
+
+def between_stages(plan: Plan) -> int:
+    """The most bytes of tensors passed between stages (spilled by one group, reloaded by a
+    later one) held at once: the slow buffer's peak without the model's inputs and outputs.
+    Without PSRAM (`sram_only.py`) they are SRAM the plan needs beside its arena."""
+    return slow_peak(plan, model_io=False)
+
+
+def model_io_bytes(plan: Plan) -> int:
+    """The model's inputs and outputs, each padded to the alignment as in the slow buffer:
+    the buffers the caller fills and reads."""
+    return sum(align_up(t.nbytes, plan.align) for t in plan.graph.tensors if t.producer < 0 or t.is_output)
 
 
 def needs_slow_memory(plan: Plan) -> bool:

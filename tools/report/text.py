@@ -58,6 +58,40 @@ def _verdict_lines(r: AnalysisReport) -> list[str]:
     ]
 
 
+def _sram_only_lines(r: AnalysisReport) -> list[str]:
+    """`-m T+0`: what the SRAM-only plan takes of T, or that none fits, and the smallest T."""
+    s = r.sram_only
+    assert s is not None
+    low, pad = s.smallest, " " * 18
+    assert low is not None  # analyze always searches it
+    if s.plan is None:
+        head = [f"  SRAM only       DOES NOT FIT {size(s.budget)} without PSRAM: no arena leaves room for the",
+                f"{pad}tensors its stages pass between them"]
+    else:
+        p = s.plan
+        head = [f"  SRAM only       fits {size(s.budget)} without PSRAM: arena {exact(p.arena)}",
+                f"{pad}+ {exact(p.between)} passed between stages = {exact(p.total)}"]
+    return [
+        *head,
+        f"{pad}smallest SRAM-only budget {exact(low.total)}: arena {size(low.arena)}"
+        f" + {size(low.between)} between stages ({low.stages} stage{'s' if low.stages != 1 else ''})",
+        f"{pad}not counted: the model's input and output buffers, {exact(low.model_io)}; the runtime's",
+        f"{pad}slow buffer (in SRAM) holds them and the tensors between stages: {exact(r.slow_peak)}",
+    ]
+
+
+def _sram_only_verdict(r: AnalysisReport) -> list[str]:
+    """Without PSRAM, a budget no plan fits is the verdict; the lines after it describe the plan
+    the budget would have with PSRAM."""
+    lines, s = _verdict_lines(r), r.sram_only
+    if s is None or s.fits:
+        return lines
+    assert s.smallest is not None
+    first = lines[0].replace("verdict: ", f"  with PSRAM, at {size(r.budget)}: ", 1)
+    return [f"verdict: does not fit {size(s.budget)} without PSRAM: the smallest SRAM-only budget is"
+            f" {exact(s.smallest.total)} (-m {s.smallest.total}+0)", first, *lines[1:]]
+
+
 def _slow_line(r: AnalysisReport) -> str:
     if r.slow_budget is None:
         verdict = "no slow size given (-m FAST+SLOW)"
@@ -90,7 +124,7 @@ def _summary(r: AnalysisReport) -> list[str]:
         f"  largest tensor  {largest}",
         f"  stages          {r.stage_count}: {normal} normal, {r.tiled_stages} tiled,"
         f" {r.chained_stages} chained in {r.chains} chain{'s' if r.chains != 1 else ''}",
-        _slow_line(r),
+        *(_sram_only_lines(r) if r.sram_only is not None else [_slow_line(r)]),
         f"  traffic         {exact(r.traffic_written)} written, {exact(r.traffic_read)} read per inference",
         f"  halo recompute  {r.halo_overhead_pct:.2f}% of the model's MACs"
         f" ({r.halo_macs:,} of {r.total_macs:,}); cuts may add {r.max_recompute:g}% (--max-recompute)",
@@ -166,7 +200,12 @@ def _stage_table(r: AnalysisReport) -> list[str]:
 
 def render_text(r: AnalysisReport, verbose: bool = False) -> str:
     budgets = f"fast {size(r.budget)}"
-    budgets += f", slow {size(r.slow_budget)}" if r.slow_budget is not None else ""
+    if r.sram_only is not None and r.sram_only.fits:
+        budgets += f" (the plan chosen for SRAM only {size(r.sram_only.budget)}, no PSRAM)"
+    elif r.sram_only is not None:
+        budgets += ", no PSRAM"
+    elif r.slow_budget is not None:
+        budgets += f", slow {size(r.slow_budget)}"
     budgets += f", flash {size(r.flash_budget)}" if r.flash_budget is not None else ""
     lines = [
         f"model {r.model} (graph '{r.name}'): {r.dtype}, {r.op_count} ops",
@@ -174,7 +213,7 @@ def render_text(r: AnalysisReport, verbose: bool = False) -> str:
         *(_tensor_line("output", t) for t in r.outputs),
         f"  budget   {budgets}, align {r.align}",
         "",
-        *_verdict_lines(r),
+        *_sram_only_verdict(r),
         *_summary(r),
         "",
         *_sweep(r),
