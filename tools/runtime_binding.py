@@ -32,7 +32,7 @@ from tigris.transforms.normalize.model_layout import permuted_shape, to_model_or
 STAT_NAMES = (
     "stages_normal", "stages_tiled", "stages_chain", "total_tiles", "slow_overflow_count",
     "slow_overflow_bytes", "loads_bytes", "spills_bytes", "compactions", "slow_peak", "fast_peak",
-    "row_cache_bytes",
+    "row_cache_bytes", "recomputed_rows",
 )  # fmt: skip
 """The order of tigris_host.h's TIGRIS_HOST_* figures."""
 

@@ -61,6 +61,9 @@ typedef struct {
     int32_t kernel_error;         /* TIGRIS_EXEC_ERR_KERNEL: what the kernel returned (tigris_kernel_error_t
                                      for tigris_ref_kernel, tigris_kernel_error_str says it in words) */
     uint32_t row_cache_bytes;     /* the largest acc_bytes of a group run with row caches (its slots); 0: none */
+    uint32_t recomputed_rows;     /* rows the ops of row-tiled groups computed more than once: over the tiles,
+                                     each op output's band rows (a cached one: the rows its slot did not hold)
+                                     minus the output's rows; a 2-D tile's rows once per column band */
 } tigris_exec_stats_t;
 
 /* Run inference. The caller loaded the plan, initialized mem with fast and slow

@@ -805,10 +805,44 @@ static tigris_exec_error_t setup_caches(run_t *r, uint16_t first, uint16_t last,
     return err;
 }
 
+/* Rows the ops of stages first..last compute this tile (each output's band; a cached output:
+ * the rows after those its slot kept), minus, with `whole`, the rows of those outputs: summed
+ * over a row-tiled group's tiles (the outputs' rows once per column band), the rows computed
+ * more than once (the recomputed_rows statistic). */
+static int64_t rows_computed(const run_t *r, uint16_t first, uint16_t last, int cached, int whole) {
+    const tigris_plan_t *plan = r->plan;
+    int64_t rows = 0;
+    uint16_t s, i, j;
+    for (s = first; s <= last; s++) {
+        const tigris_stage_t *st = &plan->stages[s];
+        for (i = 0; i < st->num_ops; i++) {
+            const tigris_op_t *op = &plan->ops[tigris_stage_ops(plan, st)[i]];
+            for (j = 0; j < op->num_outputs; j++) {
+                uint16_t t = tigris_op_outputs(plan, op)[j];
+                const tigris_band_t *b;
+                const tigris_row_cache_t *c;
+                int32_t from;
+                if (whole) {
+                    int32_t height = tigris_tensor_rows(plan, &plan->tensors[t]);
+                    rows -= height > 1 && plan->tensors[t].ndim >= 3 ? height : 1;
+                    continue;
+                }
+                b = tigris_band_find(r->mem, t);
+                if (b == NULL) continue;
+                c = cached ? tigris_band_cache_find(r->mem, t) : NULL;
+                from = c != NULL && c->fresh > b->h_start ? c->fresh : b->h_start;
+                if (b->h_end > from) rows += b->h_end - from;
+            }
+        }
+    }
+    return rows;
+}
+
 /* One tile of stages first..last: output rows [h0, h1) (and columns [w0, w1)) of the last
- * stage (reduction tiles: rows [h0, h1) of the accumulating op's input). */
+ * stage (reduction tiles: rows [h0, h1) of the accumulating op's input). Adds the rows its ops
+ * compute to *rows unless NULL (rows_computed). */
 static tigris_exec_error_t run_tile(run_t *r, uint16_t first, uint16_t last, const tigris_tile_plan_t *tp,
-                                    const tile_t *tile) {
+                                    const tile_t *tile, int64_t *rows) {
     const tigris_plan_t *plan = r->plan;
     tigris_mem_t *mem = r->mem;
     const tigris_stage_t *fst = &plan->stages[first], *lst = &plan->stages[last];
@@ -821,6 +855,7 @@ static tigris_exec_error_t run_tile(run_t *r, uint16_t first, uint16_t last, con
                   : tigris_bands_compute(plan, mem, first, last, tile->h0, tile->h1, tile->w0, tile->w1)) != 0)
         return TIGRIS_EXEC_ERR_TILE;
     if (cached) err = prepare_caches(r, first, 0);
+    if (err == TIGRIS_EXEC_OK && rows != NULL) *rows += rows_computed(r, first, last, cached, 0);
     for (i = 0; err == TIGRIS_EXEC_OK && i < fst->num_inputs; i++) {
         uint16_t t = tigris_stage_inputs(plan, fst)[i];
         tigris_band_t *b = tigris_band_find(mem, t);
@@ -864,6 +899,9 @@ static tigris_exec_error_t run_tiled(run_t *r, uint16_t first, uint16_t last, in
     const uint64_t count = per_block * (tp->tile_c != 0 ? tp->num_tiles_c : 1u);
     /* a dense op in blocks of its output features (output-feature or reduction blocks) */
     const int dense = dense_blocks(plan, tp);
+    /* rows computed more than once: row tiles only (reduction and feature blocks compute each once) */
+    const int count_rows = tp->reduce_op == TIGRIS_NONE16 && !dense;
+    int64_t recomputed = 0;
     tigris_exec_error_t err;
     uint64_t k;
     uint16_t i;
@@ -903,7 +941,7 @@ static tigris_exec_error_t run_tiled(run_t *r, uint16_t first, uint16_t last, in
         mem->tile.c_end = tile.c1;
         mem->tile.active = 1;
         mem->tile.tile_index = (uint32_t)k; /* < out_h * out_w, a product of a tensor's dims */
-        err = run_tile(r, first, last, tp, &tile);
+        err = run_tile(r, first, last, tp, &tile, count_rows ? &recomputed : NULL);
         finish(r);
     }
     r->dense = 0;
@@ -913,6 +951,11 @@ static tigris_exec_error_t run_tiled(run_t *r, uint16_t first, uint16_t last, in
     (void)tigris_mem_set_acc(mem, 0); /* nothing is allocated after finish: the release cannot fail */
     if (err != TIGRIS_EXEC_OK) return err;
     if (row_cache(tp) && tp->acc_bytes > r->st.row_cache_bytes) r->st.row_cache_bytes = tp->acc_bytes;
+    if (count_rows) {
+        recomputed += rows_computed(r, first, last, 0, 1) * (int64_t)per_row;
+        if (recomputed > (int64_t)(UINT32_MAX - r->st.recomputed_rows)) r->st.recomputed_rows = UINT32_MAX;
+        else if (recomputed > 0) r->st.recomputed_rows += (uint32_t)recomputed;
+    }
     if (chain) r->st.stages_chain = (uint16_t)(r->st.stages_chain + (last - first + 1u));
     else r->st.stages_tiled++;
     r->st.total_tiles = (uint16_t)(count > 0xFFFFu - r->st.total_tiles ? 0xFFFFu : r->st.total_tiles + count);

@@ -127,6 +127,7 @@ static void fill_stats(tigris_exec_error_t err, const tigris_exec_stats_t *s, co
     out[TIGRIS_HOST_SLOW_PEAK] = s->slow_peak;
     out[TIGRIS_HOST_FAST_PEAK] = mem->counters.fast_peak;
     out[TIGRIS_HOST_ROW_CACHE_BYTES] = s->row_cache_bytes;
+    out[TIGRIS_HOST_RECOMPUTED_ROWS] = s->recomputed_rows;
     out[TIGRIS_HOST_EXEC_ERROR] = (uint32_t)err;
     out[TIGRIS_HOST_ERROR_STAGE] = s->error_stage;
     out[TIGRIS_HOST_ERROR_OP] = s->error_op;

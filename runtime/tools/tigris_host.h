@@ -26,6 +26,7 @@ enum {
     TIGRIS_HOST_SLOW_PEAK,
     TIGRIS_HOST_FAST_PEAK,
     TIGRIS_HOST_ROW_CACHE_BYTES, /* tigris_exec_stats_t row_cache_bytes */
+    TIGRIS_HOST_RECOMPUTED_ROWS, /* tigris_exec_stats_t recomputed_rows */
     TIGRIS_HOST_NUM_FIGURES,
     TIGRIS_HOST_EXEC_ERROR = TIGRIS_HOST_NUM_FIGURES, /* tigris_exec_error_t (as uint32), 0: none */
     TIGRIS_HOST_ERROR_STAGE,

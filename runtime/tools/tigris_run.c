@@ -21,7 +21,8 @@
 
 static const char *const STAT_NAMES[TIGRIS_HOST_NUM_FIGURES] = {
     "stages_normal", "stages_tiled", "stages_chain", "total_tiles", "slow_overflow_count", "slow_overflow_bytes",
-    "loads_bytes", "spills_bytes", "compactions", "slow_peak", "fast_peak", "row_cache_bytes"};
+    "loads_bytes", "spills_bytes", "compactions", "slow_peak", "fast_peak", "row_cache_bytes",
+    "recomputed_rows"};
 
 static int fail(const char *what, const char *detail) {
     fprintf(stderr, "tigris-run: %s%s%s\n", what, detail != NULL ? ": " : "", detail != NULL ? detail : "");

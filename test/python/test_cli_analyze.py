@@ -289,7 +289,21 @@ def test_conv_pair_fused_with_row_caches(convs: Path, capsys: pytest.CaptureFixt
     # every row of x read once, y written once, nothing recomputed (the chain below: 20 rows
     # read, 6 rows of a recomputed)
     assert r["slow_traffic_bytes"] == {"written": CONV_T, "read": CONV_T}
-    assert r["halo_macs"] == 0
+    assert r["halo_macs"] == 0 and r["recomputed_rows"] == 0
+
+
+@pytest.mark.parametrize(("cuts", "recomputed"), [("greedy", 6), ("shortest", 0)])
+def test_run_stats_count_recomputed_rows(
+    convs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], cuts: str, recomputed: int
+) -> None:
+    # the runtime counts what the kernels compute: the chain's bands of a (14 rows for 8, as in
+    # test_conv_chain_halo_and_flash), the fused stage's row caches none twice
+    plan = tmp_path / f"{cuts}.tgrs"
+    assert main(["compile", str(convs), "-m", "640", "--cuts", cuts, "-o", str(plan)]) == 0
+    capsys.readouterr()
+    assert main(["run", str(plan), "-m", "640", "--stats"]) == 0
+    stats = dict(line.split() for line in capsys.readouterr().out.splitlines() if len(line.split()) == 2)
+    assert stats["recomputed_rows"] == str(recomputed)
 
 
 def test_conv_chain_halo_and_flash(convs: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -305,6 +319,7 @@ def test_conv_chain_halo_and_flash(convs: Path, capsys: pytest.CaptureFixture[st
     # and x rows [0,4) [0,6) [2,8) [4,8) (20 rows read)
     assert r["slow_traffic_bytes"] == {"written": CONV_T, "read": 20 * CONV_ROW}
     assert r["total_macs"] == 2 * CONV_MACS and r["halo_macs"] == CONV_MACS * 6 // 8
+    assert r["recomputed_rows"] == 14 - 8  # a's bands; y's four bands are its 8 rows
     assert r["halo_overhead_pct"] == pytest.approx(100 * 6 / 8 / 2)
     assert r["slow_peak_bytes"] == 2 * CONV_T  # x and y; a stays in SRAM
     # flash: two 2x2x3x3 float weights, each in its stage's block (stored raw): 10 sections

@@ -24,7 +24,7 @@ from tigris.emit.tgrs.model import Op, PlanFile
 from tigris.tools.runtime_binding import run_plan
 from tigris.transforms.pipelines import NORMALIZE, TigrisCompilePass, run_passes
 from tigris.transforms.plan.passes import written_plan
-from tigris.transforms.plan.planner import Plan, groups
+from tigris.transforms.plan.planner import Plan, groups, recomputed_rows_of
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
@@ -169,6 +169,7 @@ def predicted_stats(plan: Plan) -> dict[str, int]:
         "spills_bytes": plan.traffic.written,
         "slow_peak": slow_peak(plan),
         "row_cache_bytes": max((g[0].tile.cache for g in groups(plan) if g[0].tile is not None), default=0),
+        "recomputed_rows": recomputed_rows_of(plan),
     }
 
 

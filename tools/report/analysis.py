@@ -34,6 +34,7 @@ from tigris.transforms.plan.planner import (
     minimum_budget,
     minimum_budget_step,
     plan_memory,
+    recomputed_rows_of,
     smallest_fitting_budget,
     total_macs,
 )
@@ -161,6 +162,8 @@ class AnalysisReport:
     """The largest row-cache region of any stage group (the runtime's `row_cache_bytes`); 0: none."""
     row_cache_groups: int = 0
     """Stage groups run with row caches."""
+    recomputed_rows: int = 0
+    """Rows the tiles compute more than once per inference (the runtime's `recomputed_rows`)."""
     sram_only: SramOnlyReport | None = None
     """`-m T+0`: the SRAM-only search; `budget` is then the budget its plan is compiled at (T when none fits)."""
 
@@ -391,6 +394,7 @@ def analyze_module(
         max_recompute=max_recompute,
         row_cache_bytes=max((g[0].tile.cache for g in groups(plan) if g[0].tile is not None), default=0),
         row_cache_groups=sum(1 for g in groups(plan) if g[0].tile is not None and g[0].tile.row_cache),
+        recomputed_rows=recomputed_rows_of(plan),
         sram_only=sram_only,
         weight_count=weight_count,
         weight_bytes=weight_bytes,

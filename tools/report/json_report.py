@@ -92,6 +92,7 @@ def to_dict(r: AnalysisReport) -> dict[str, Any]:
         "total_macs": r.total_macs,
         "halo_overhead_pct": round(r.halo_overhead_pct, 4),
         "max_recompute_pct": r.max_recompute,
+        "recomputed_rows": r.recomputed_rows,
         "row_cache_bytes": r.row_cache_bytes,
         "row_cache_groups": r.row_cache_groups,
         "weight_bytes": r.weight_bytes,

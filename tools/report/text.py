@@ -127,7 +127,8 @@ def _summary(r: AnalysisReport) -> list[str]:
         *(_sram_only_lines(r) if r.sram_only is not None else [_slow_line(r)]),
         f"  traffic         {exact(r.traffic_written)} written, {exact(r.traffic_read)} read per inference",
         f"  halo recompute  {r.halo_overhead_pct:.2f}% of the model's MACs"
-        f" ({r.halo_macs:,} of {r.total_macs:,}); cuts may add {r.max_recompute:g}% (--max-recompute)",
+        f" ({r.halo_macs:,} of {r.total_macs:,}, {r.recomputed_rows:,} rows computed again);"
+        f" cuts may add {r.max_recompute:g}% (--max-recompute)",
         *([f"  row caches      {r.row_cache_groups} stage group{'s' if r.row_cache_groups != 1 else ''}, "
            f"largest {exact(r.row_cache_bytes)} (rows kept across tiles: none recomputed or reloaded)"]
           if r.row_cache_groups else []),

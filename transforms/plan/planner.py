@@ -25,7 +25,7 @@ from tigris.transforms.plan.chain_runs import MAX_CHAIN, best_grouping, linked_r
 from tigris.transforms.plan.cuts import MAX_RECOMPUTE, fitting_tile, group_traffic, shortest_path_stages
 from tigris.transforms.plan.temporal import Stage, make_stage, partition_temporal
 from tigris.transforms.plan.tiling import (
-    TilePlan, chain_links, is_tileable, plan_chain, tiles_peak, recompute_macs, is_tileable_2d, reduction_peak,
+    TilePlan, chain_links, is_tileable, plan_chain, tiles_peak, recompute_macs, recomputed_rows, is_tileable_2d, reduction_peak,
     reduction_step, tile_peak_2d, feature_block_peak, feature_block_step,
 )
 
@@ -280,6 +280,14 @@ def measure(plan: Plan) -> None:
         plan.traffic.read += read
         if tile is not None:
             plan.halo_macs += recompute_macs(g, stages, tile)
+
+
+def recomputed_rows_of(plan: Plan) -> int:
+    """Rows the plan's tiles compute more than once per inference (`tiling.recomputed_rows`):
+    what the runtime's `--stats` reports as `recomputed_rows`. Asked by reports, not measured
+    for every candidate plan."""
+    return sum(recomputed_rows(plan.graph, [sp.stage for sp in group], group[0].tile)
+               for group in groups(plan) if group[0].tile is not None)
 
 
 def total_macs(graph: PlanGraph) -> int:

@@ -560,3 +560,20 @@ def recompute_macs(graph: PlanGraph, stages: list[Stage], tile: TilePlan) -> int
         if computed > total and total:
             extra += graph.steps[step].macs * (computed - total) // total
     return extra
+
+
+def recomputed_rows(graph: PlanGraph, stages: list[Stage], tile: TilePlan) -> int:
+    """Rows the tiles of a group compute more than once, the runtime's `recomputed_rows`: over
+    the tiles, the rows of each op output's band (with row caches: the rows its slot does not
+    hold yet) minus the output's rows; a 2-D tile's rows once per column band (its column halo
+    is not rows). Zero for reduction tiles and dense blocks (every element is computed once)."""
+    if tile.reduces or tile.feature_blocks:
+        return 0
+    ranges = ([t.new for t in row_cache.cached_tiles(graph, stages, tile.tile_h)] if tile.row_cache
+              else axis_tile_ranges(graph, stages, tile.tile_h, Axis.H))
+    rows = 0
+    for stage in stages:
+        for step in graph.steps[stage.first : stage.last + 1]:
+            for t in step.outputs:
+                rows += sum(r[t][1] - r[t][0] for r in ranges if t in r) - max(graph.tensors[t].height, 1)
+    return rows * (tile.num_tiles_w if tile.is_2d else 1)
