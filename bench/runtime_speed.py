@@ -12,7 +12,10 @@ the median of --repeat runs after one warm-up. The ratio says how far the portab
 kernels are from an optimized CPU engine; it is what a kernel change should move.
 `--callgrind` adds instruction counts of one inference under valgrind (when installed),
 a figure that does not depend on the machine's load. `--untiled SIZE` adds the same model
-compiled at an untiled budget and the tiles' overhead beyond the halo MACs they recompute.
+compiled at an untiled budget and the tiles' overhead beyond the halo MACs they recompute;
+with `--callgrind` also the share of output elements recomputed in halos (every op's element
+counted alike, element-wise ops included: `halo_element_fraction`) and the instruction overhead
+beyond that instead.
 
 When the bench venv holds the upstream TiGrIS (`tigris-ml`, --upstream-venv), the same ONNX
 model is compiled by its CLI at the same budget and its host runtime (`tigris.runtime.Session`,
@@ -168,6 +171,39 @@ def halo_fraction(path: Path, budget: int) -> float:
     return plan.halo_macs / total if total else 0.0
 
 
+def halo_element_fraction(path: Path, budget: int) -> float:
+    """Output elements recomputed in halos at `budget`, as a fraction of the output elements of
+    every op of the model: the MAC figure (`halo_fraction`) with every op's output element
+    counted once, whatever the op. Why a second figure: MACs count an element-wise op's element
+    as one MAC, a conv's as its window's taps, so a Sigmoid recomputed on halo rows (an expf, some
+    tens of instructions) weighs next to nothing there; here a recomputed element of any op
+    weighs what any other does, so element-wise recompute shows (and a conv's weighs less than
+    its MACs: neither figure prices an element at what it costs). Recomputed elements of a step
+    are its output's elements times (computed - total) / total, with the planner's per-step
+    (rows [x columns] computed by the tiles, rows [x columns]) (`recompute_macs` does the same
+    with the step's MACs): reduction tiles and dense blocks recompute nothing."""
+    from tigris.tools.report.analysis import normalized_module, planned
+    from tigris.transforms.plan import row_cache
+    from tigris.transforms.plan.planner import groups
+    from tigris.transforms.plan.tiling import computed_elements
+
+    _, plan = planned(normalized_module(path), budget, 32)
+    g = plan.graph
+    total = sum(math.prod(g.tensors[s.outputs[0]].shape) for s in g.steps if s.outputs)
+    extra = 0
+    for group in groups(plan):
+        tile = group[0].tile
+        if tile is None or tile.reduces or tile.feature_blocks:
+            continue
+        stages = [sp.stage for sp in group]
+        found = (row_cache.cached_computed(g, stages, tile.tile_h) if tile.row_cache
+                 else computed_elements(g, stages, tile))
+        for step, (computed, whole) in found.items():
+            if computed > whole and whole:
+                extra += math.prod(g.tensors[g.steps[step].outputs[0]].shape) * (computed - whole) // whole
+    return extra / total if total else 0.0
+
+
 def measure(paths: dict[str, Path], budget: int, repeat: int, callgrind: bool,
             upstream: Path | None, untiled: int | None = None) -> list[dict[str, Any]]:
     import ort_helpers  # test/models, on the path through zoo_models
@@ -196,6 +232,7 @@ def measure(paths: dict[str, Path], budget: int, repeat: int, callgrind: bool,
             flat = compile_bytes(str(path), untiled)
             row["untiled_ms"] = round(runtime_ms(flat, inputs, repeat)[1], 3)
             row["halo_pct"] = round(100 * halo_fraction(path, budget), 2)
+            row["halo_elem_pct"] = round(100 * halo_element_fraction(path, budget), 2)
             row["tile_overhead_pct"] = round(100 * (ours / row["untiled_ms"] - 1) - row["halo_pct"], 1)
             if upstream is not None:  # the upstream at the same untiled budget, for the untiled ratio
                 up = upstream_ms(path, untiled, feeds, repeat, upstream)
@@ -211,6 +248,8 @@ def measure(paths: dict[str, Path], budget: int, repeat: int, callgrind: bool,
                 if row["instructions"] and row["untiled_instructions"]:
                     row["tile_overhead_instr_pct"] = round(
                         100 * (row["instructions"] / row["untiled_instructions"] - 1) - row["halo_pct"], 1)
+                    row["tile_overhead_instr_elem_pct"] = round(
+                        100 * (row["instructions"] / row["untiled_instructions"] - 1) - row["halo_elem_pct"], 1)
         rows.append(row)
     return rows
 
@@ -240,6 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     header += ["untiled ms", "halo %", "tile overhead %"] if args.untiled else []
     header += ["upstream untiled ms", "vs upstream untiled"] if args.untiled and upstream else []
     header += ["tile overhead % (instr)"] if args.untiled and args.callgrind else []
+    header += ["halo elem %", "tile overhead % (instr, elem halo)"] if args.untiled and args.callgrind else []
     cells = []
     for r in rows:
         cell = [r["model"], str(r["stages"]), f"{r['load_ms']:.2f}", f"{r['tigris_ms']:.2f}", f"{r['onnxruntime_ms']:.2f}", f"{r['ratio']:.2f}x"]
@@ -254,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
                          if "upstream_untiled_ms" in r else ["-", "-"])
             if args.callgrind:
                 cell += [f"{r['tile_overhead_instr_pct']:.1f}" if "tile_overhead_instr_pct" in r else "-"]
+                cell += [f"{r['halo_elem_pct']:.1f}",
+                         f"{r['tile_overhead_instr_elem_pct']:.1f}" if "tile_overhead_instr_elem_pct" in r else "-"]
         cells.append(cell)
     print("\n".join(table(header, cells, align="l" + "r" * (len(header) - 1))))
     for kind, pick in (("int8", lambda k: k.endswith("_int8")), ("float", lambda k: not k.endswith("_int8"))):

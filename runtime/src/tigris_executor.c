@@ -291,21 +291,40 @@ static tigris_exec_error_t run_op(run_t *r, uint16_t first, uint16_t last, uint1
 
 /* ---- stage bookkeeping ---- */
 
-/* End of a stage or tile: drop overflow allocations, point every tensor that was in
- * the arena back at its slow copy (or NULL), and empty the arena. */
-static void finish(run_t *r) {
+/* Point tensor t back at its slow copy (its band's slow pointer, else its slow allocation) or
+ * NULL if it is in the arena above the reserved prefix ([lo, fast_size) from fast_base). */
+static void evict(run_t *r, uint16_t t, uint32_t lo) {
+    tigris_mem_t *mem = r->mem;
+    uintptr_t p = (uintptr_t)mem->tensor_ptrs[t], base = (uintptr_t)mem->fast_base;
+    const tigris_band_t *b;
+    if (p == 0 || p < base + lo || p - base >= mem->fast_size || is_constant(r->plan, t)) return;
+    b = tigris_band_find(mem, t);
+    mem->tensor_ptrs[t] = (b != NULL && b->slow_ptr != NULL) ? b->slow_ptr : tigris_mem_slow_ptr(mem, t);
+}
+
+/* End of stages first..last or of one of their tiles: drop overflow allocations, point every
+ * tensor that was in the arena back at its slow copy (or NULL), and empty the arena. Only a
+ * tensor the stages name can be there (the executor loads their inputs, allocates their ops'
+ * outputs, and points their cached tensors at slots), so only their inputs, outputs and ops'
+ * operands are looked at (stage_ok checked every index), not every tensor of the plan: a tiled
+ * run finishes every tile. A tensor named twice is evicted once (then it is not in the arena). */
+static void finish(run_t *r, uint16_t first, uint16_t last) {
     const tigris_plan_t *plan = r->plan;
     tigris_mem_t *mem = r->mem;
-    uint32_t lo = align_up(mem->fast_reserved);
-    uint16_t t;
+    const uint32_t lo = align_up(mem->fast_reserved);
+    uint16_t s, i;
+    uint8_t j;
     tigris_mem_free_overflow(mem);
-    for (t = 0; t < plan->header->num_tensors; t++) {
-        uintptr_t p = (uintptr_t)mem->tensor_ptrs[t], base = (uintptr_t)mem->fast_base;
-        const tigris_band_t *b;
-        if (mem->tensor_ptrs[t] == NULL || mem->fast_base == NULL || is_constant(plan, t)) continue;
-        if (p < base + lo || p - base >= mem->fast_size) continue;
-        b = tigris_band_find(mem, t);
-        mem->tensor_ptrs[t] = (b != NULL && b->slow_ptr != NULL) ? b->slow_ptr : tigris_mem_slow_ptr(mem, t);
+    for (s = first; mem->fast_base != NULL && s <= last; s++) {
+        const tigris_stage_t *st = &plan->stages[s];
+        const uint16_t *ins = tigris_stage_inputs(plan, st), *outs = tigris_stage_outputs(plan, st);
+        for (i = 0; i < st->num_inputs; i++) evict(r, ins[i], lo);
+        for (i = 0; i < st->num_outputs; i++) evict(r, outs[i], lo);
+        for (i = 0; i < st->num_ops; i++) {
+            const tigris_op_t *op = &plan->ops[tigris_stage_ops(plan, st)[i]];
+            for (j = 0; j < op->num_inputs; j++) evict(r, tigris_op_inputs(plan, op)[j], lo);
+            for (j = 0; j < op->num_outputs; j++) evict(r, tigris_op_outputs(plan, op)[j], lo);
+        }
     }
     tigris_mem_compact_slow(mem);
     tigris_mem_reset_fast(mem);
@@ -357,7 +376,7 @@ static tigris_exec_error_t run_normal(run_t *r, uint16_t s) {
             err = TIGRIS_EXEC_ERR_MEM;
         }
     }
-    finish(r);
+    finish(r, s, s);
     if (err == TIGRIS_EXEC_OK) r->st.stages_normal++;
     return err;
 }
@@ -942,7 +961,7 @@ static tigris_exec_error_t run_tiled(run_t *r, uint16_t first, uint16_t last, in
         mem->tile.active = 1;
         mem->tile.tile_index = (uint32_t)k; /* < out_h * out_w, a product of a tensor's dims */
         err = run_tile(r, first, last, tp, &tile, count_rows ? &recomputed : NULL);
-        finish(r);
+        finish(r, first, last);
     }
     r->dense = 0;
     mem->tile.reduce_op = TIGRIS_NONE16;

@@ -193,21 +193,43 @@ TK_NOINLINE static void conv_block_panel(const tk_f32_conv_args_t *a, const floa
     }
 }
 
+/* The panel of taps [t0, t1) of output channels [o, o + nq): wt[t - t0][q] = w[o + q][t], the
+ * lanes past the block repeating its last channel. A tap's OB values at a time, from OB row
+ * pointers held in registers: a tiled run packs every weight once per tile, so this loop is
+ * part of each tile's fixed cost (two instructions a value rather than six). */
+static void pack_panel(float *wt, const float *w, size_t T, int32_t o, int32_t nq, size_t t0, size_t t1) {
+    const float *r0 = w + (size_t)o * T + t0;
+    const size_t last = (size_t)(nq - 1) * T;
+    const float *r1 = r0 + (nq > 1 ? T : last), *r2 = r0 + (nq > 2 ? 2u * T : last);
+    const float *r3 = r0 + (nq > 3 ? 3u * T : last), *r4 = r0 + (nq > 4 ? 4u * T : last);
+    const float *r5 = r0 + (nq > 5 ? 5u * T : last), *r6 = r0 + (nq > 6 ? 6u * T : last);
+    const float *r7 = r0 + (nq > 7 ? 7u * T : last);
+    const size_t n = t1 - t0;
+    size_t i;
+    for (i = 0; i < n; ++i, wt += OB) {
+        wt[0] = r0[i];
+        wt[1] = r1[i];
+        wt[2] = r2[i];
+        wt[3] = r3[i];
+        wt[4] = r4[i];
+        wt[5] = r5[i];
+        wt[6] = r6[i];
+        wt[7] = r7[i];
+    }
+}
+
 int tk_f32_conv_fast(const tk_f32_conv_args_t *a) {
     const int32_t O = a->y->c, icg = a->x->c / a->group, ocg = O / a->group;
     const size_t T = (size_t)a->ah.k * (size_t)a->aw.k * (size_t)icg;
     float wt[SEG * OB];
-    int32_t o, nq, q;
+    int32_t o, nq;
     for (o = 0; o < O; o += nq) { /* a block stays inside one group */
         const int32_t g = o / ocg;
-        size_t t0, t;
+        size_t t0;
         nq = (g + 1) * ocg - o < OB ? (g + 1) * ocg - o : OB;
         for (t0 = 0; t0 < T; t0 += SEG) {
             const size_t t1 = T - t0 < SEG ? T : t0 + SEG;
-            for (q = 0; q < OB; ++q) { /* lanes past the block repeat its last channel */
-                const float *wq = a->w + (size_t)(o + (q < nq ? q : nq - 1)) * T;
-                for (t = t0; t < t1; ++t) wt[(t - t0) * OB + (size_t)q] = wq[t];
-            }
+            pack_panel(wt, a->w, T, o, nq, t0, t1);
             conv_block_panel(a, wt, o, nq, (size_t)g * (size_t)icg, t0, t1, T);
         }
     }

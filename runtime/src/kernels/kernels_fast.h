@@ -63,18 +63,29 @@ static inline size_t tk_col(const tigris_view_t *v, int32_t col) {
 
 /* The input positions [*lo, *hi) that outputs [o0, o1) along ax read inside the image: the hull
  * of their in-image taps (tk_axis_taps), empty (*lo == *hi) if they read only padding. A hull is
- * enough: the resident positions are one interval too. Outputs are visited one by one because
- * with a dilation the first in-image tap does not grow with the output index. */
+ * enough: the resident positions are one interval too. With a dilation the first in-image tap
+ * does not grow with the output index while a window starts in the padding before the image,
+ * nor the last one while it ends in the padding after it, so the outputs are visited one by
+ * one from each end, but only until the first window that starts (from the front), or ends
+ * (from the back), inside the extent: every window after it (before it) starts later (ends
+ * earlier), as the stride is positive. A band's check then costs its padded edges, not its
+ * width (a tiled run checks every tile's band). */
 static inline void tk_axis_reads(const tk_axis_t *ax, int32_t o0, int32_t o1, int32_t *lo, int32_t *hi) {
+    const int64_t span = (int64_t)(ax->k - 1) * ax->d + 1; /* tk_axis_init: below TK_GEOMETRY_LIMIT */
     int32_t o, first, end;
     *lo = INT32_MAX;
     *hi = INT32_MIN;
     for (o = o0; o < o1; ++o) {
         const int32_t start = o * ax->s - ax->pb;
         tk_axis_taps(ax, start, 0, ax->in, &first, &end);
-        if (first == end) continue;
-        if (start + first * ax->d < *lo) *lo = start + first * ax->d;
-        if (start + (end - 1) * ax->d + 1 > *hi) *hi = start + (end - 1) * ax->d + 1;
+        if (first != end && start + first * ax->d < *lo) *lo = start + first * ax->d;
+        if (start >= 0) break;
+    }
+    for (o = o1; o-- > o0;) {
+        const int32_t start = o * ax->s - ax->pb;
+        tk_axis_taps(ax, start, 0, ax->in, &first, &end);
+        if (first != end && start + (end - 1) * ax->d + 1 > *hi) *hi = start + (end - 1) * ax->d + 1;
+        if ((int64_t)start + span <= (int64_t)ax->in) break;
     }
     if (*lo >= *hi) *lo = *hi = 0;
 }
