@@ -10,6 +10,7 @@ H and W alike), or the identity (pointwise and channel-wise ops). A tensor witho
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import IntEnum
 
 from tigris.transforms.plan.graph import PlanStep, PlanTensor
@@ -46,17 +47,36 @@ def _clamp(start: int, end: int, size: int) -> Range:
 
 def input_range(step: PlanStep, axis: Axis, out: Range, tensor: PlanTensor) -> Range:
     """The indices of `tensor` (an input of `step`) that outputs [start, end) along `axis` read."""
-    size = extent(tensor, axis)
-    if not has_axis(tensor, axis):
+    shape, dim = tensor.shape, 2 + int(axis)  # `extent` and `has_axis` inline: the planner's hottest call
+    size = shape[dim] if len(shape) > dim else 1
+    if size <= 1 or (axis is Axis.W and len(shape) != 4):
         return (0, size)
-    start, end = out
     window = step.windows[axis]
     if window is not None:
-        start, end = (start * window.stride - window.pad_begin,
-                      (end - 1) * window.stride - window.pad_begin + window.effective_kernel)
-    elif step.row_map is not None and step.op is not None:
-        return step.row_map.input_range(step.op, start, end, size, int(axis))
-    return _clamp(start, end, size)
+        return _window_range(window.stride, window.pad_begin, window.effective_kernel, size, out)
+    if step.row_map is not None and step.op is not None:
+        return step.row_map.input_range(step.op, out[0], out[1], size, int(axis))
+    return _clamp(out[0], out[1], size)
+
+
+def _window_range(stride: int, pad: int, kernel: int, size: int, out: Range) -> Range:
+    """Output indices [start, end) of a window read inputs [start * stride - pad, (end - 1) *
+    stride - pad + kernel), clamped as `_clamp` does."""
+    start = min(max(0, out[0] * stride - pad), size - 1)
+    end = min(size, (out[1] - 1) * stride - pad + kernel)
+    return (start, end if end > start else start + 1)
+
+
+def range_reader(step: PlanStep, axis: Axis, tensor: PlanTensor) -> Callable[[Range], Range]:
+    """`input_range` for one input of one op with its facts looked up once: the planner's
+    row-cache tiles ask it for every input of every op of every tile."""
+    shape, dim = tensor.shape, 2 + int(axis)
+    size = shape[dim] if len(shape) > dim else 1
+    window = step.windows[axis]
+    if size <= 1 or (axis is Axis.W and len(shape) != 4) or window is None:
+        return lambda out: input_range(step, axis, out, tensor)
+    stride, pad, kernel = window.stride, window.pad_begin, window.effective_kernel
+    return lambda out: _window_range(stride, pad, kernel, size, out)
 
 
 def input_extent(step: PlanStep, axis: Axis, count: int, tensor: PlanTensor) -> int:

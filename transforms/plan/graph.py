@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import weakref
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp, ReturnOp
@@ -30,12 +31,13 @@ class PlanTensor:
     consumers: list[int] = field(default_factory=list)
     is_output: bool = False
 
-    @property
+    @cached_property
     def height(self) -> int:
-        """Rows along H (axis 2 of NCHW; L for [N, C, L]); 1 for vectors."""
+        """Rows along H (axis 2 of NCHW; L for [N, C, L]); 1 for vectors. Computed once: the
+        planner asks it of every tensor of every band it sizes (a tensor's shape is fixed)."""
         return self.shape[2] if len(self.shape) >= 3 else 1
 
-    @property
+    @cached_property
     def row_bytes(self) -> int:
         return self.nbytes // self.height if self.height else self.nbytes
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tigris.transforms.plan.geometry import Axis, Range, extent, input_range
+from tigris.transforms.plan.geometry import Axis, Range, extent, range_reader
 from tigris.transforms.plan.graph import PlanGraph, PlanStep
 from tigris.transforms.plan.memory import align_up, timeline
 from tigris.transforms.plan.temporal import Stage
@@ -54,8 +54,22 @@ def group_steps(graph: PlanGraph, stages: list[Stage]) -> list[PlanStep]:
     return [s for st in stages for s in graph.steps[st.first : st.last + 1]]
 
 
+def span_key(stages: list[Stage]) -> tuple[object, ...]:
+    """What identifies a group of stages in the graph's memo."""
+    return tuple((st.first, st.last, tuple(st.outputs)) for st in stages)
+
+
 def cached_tensors(graph: PlanGraph, stages: list[Stage]) -> frozenset[int]:
-    """The tensors of the group that get a slot (module docstring), in no particular order."""
+    """The tensors of the group that get a slot (module docstring), in no particular order.
+    Remembered on the graph (every tile of every tile height asks)."""
+    key = ("cached_tensors", span_key(stages))
+    found = graph.memo.get(key)
+    if found is None:
+        found = graph.memo[key] = _cached_tensors(graph, stages)
+    return found  # type: ignore[return-value]
+
+
+def _cached_tensors(graph: PlanGraph, stages: list[Stage]) -> frozenset[int]:
     found: set[int] = set()
     uses: dict[int, int] = {t: 1 for t in stages[-1].outputs}  # spilled tile by tile
     for step in group_steps(graph, stages):
@@ -108,7 +122,7 @@ class CachedTile:
 def cached_tiles(graph: PlanGraph, stages: list[Stage], tile_h: int) -> list[CachedTile]:
     """The tiles of `tile_h` output rows of the group with row caches, in order (module
     docstring). Remembered on the graph."""
-    key = ("cached_tiles", tuple((st.first, st.last, tuple(st.outputs)) for st in stages), tile_h)
+    key = ("cached_tiles", span_key(stages), tile_h)
     found = graph.memo.get(key)
     if found is None:
         found = graph.memo[key] = _cached_tiles(graph, stages, tile_h)
@@ -117,25 +131,34 @@ def cached_tiles(graph: PlanGraph, stages: list[Stage], tile_h: int) -> list[Cac
 
 def _cached_tiles(graph: PlanGraph, stages: list[Stage], tile_h: int) -> list[CachedTile]:
     cached = cached_tensors(graph, stages)
-    produced = {o for s in group_steps(graph, stages) for o in s.outputs}
+    # the steps backwards, each with its outputs and its inputs' tensors, looked up once
+    steps = [(s.outputs, [(i, range_reader(s, Axis.H, graph.tensors[i])) for i in s.inputs])
+             for s in reversed(group_steps(graph, stages))]
+    produced = {o for outs, _ in steps for o in outs}
     done: dict[int, int] = {}
-    starts: dict[int, int] = {}
     total = extent(graph.tensors[stages[-1].outputs[0]], Axis.H)
     tiles = []
     for s in range(0, total, tile_h):
         need: dict[int, Range] = {t: (s, min(s + tile_h, total)) for t in stages[-1].outputs}
         new: dict[int, Range] = {}
-        for step in reversed(group_steps(graph, stages)):
-            rows = [_fresh(need[o], done.get(o, 0)) if o in cached else need[o] for o in step.outputs if o in need]
-            rows = [r for r in rows if r[0] < r[1]]
+        for outs, ins in steps:
+            rows = []
+            for o in outs:
+                r = need.get(o)
+                if r is None:
+                    continue
+                if o in cached:
+                    r = _fresh(r, done.get(o, 0))
+                if r[0] < r[1]:
+                    rows.append(r)
             if not rows:
                 continue
-            out = (min(r[0] for r in rows), max(r[1] for r in rows))
-            for o in step.outputs:
+            out = rows[0] if len(rows) == 1 else (min(r[0] for r in rows), max(r[1] for r in rows))
+            for o in outs:
                 if o in need:
                     new[o] = out
-            for i in step.inputs:
-                r_in = input_range(step, Axis.H, out, graph.tensors[i])
+            for i, read in ins:
+                r_in = read(out)
                 old = need.get(i)
                 need[i] = r_in if old is None else (min(old[0], r_in[0]), max(old[1], r_in[1]))
         for t, r in need.items():
@@ -144,7 +167,6 @@ def _cached_tiles(graph: PlanGraph, stages: list[Stage], tile_h: int) -> list[Ca
                 if fresh[0] < fresh[1]:
                     new[t] = fresh
             if t in cached:
-                starts[t] = r[0]
                 done[t] = max(done.get(t, 0), r[1])
         tiles.append(CachedTile(need, new))
     return tiles
@@ -175,8 +197,16 @@ def tile_sizes(graph: PlanGraph, stages: list[Stage], tile: CachedTile) -> dict[
     """Bytes each tensor of the group takes in the arena's timeline during `tile`: its band, but
     0 for a cached tensor (it is in its slot) and for a tensor no op of the tile touches (an op
     that computes nothing new does not run, so its input has no band)."""
-    cached = cached_tensors(graph, stages)
-    sizes = {t: 0 for s in group_steps(graph, stages) for t in (*s.inputs, *s.outputs)}
+    return _tile_sizes(graph, tile, cached_tensors(graph, stages), _untouched(graph, stages))
+
+
+def _untouched(graph: PlanGraph, stages: list[Stage]) -> dict[int, int]:
+    """Every tensor of the group at 0 bytes, in a fixed order: what `_tile_sizes` starts from."""
+    return {t: 0 for s in group_steps(graph, stages) for t in (*s.inputs, *s.outputs)}
+
+
+def _tile_sizes(graph: PlanGraph, tile: CachedTile, cached: frozenset[int], untouched: dict[int, int]) -> dict[int, int]:
+    sizes = dict(untouched)
     for t, (start, end) in tile.need.items():
         if t not in cached:
             sizes[t] = graph.tensors[t].row_bytes * (end - start)
@@ -186,13 +216,14 @@ def tile_sizes(graph: PlanGraph, stages: list[Stage], tile: CachedTile) -> dict[
 def cached_peak(graph: PlanGraph, stages: list[Stage], tile_h: int, align: int) -> int:
     """The arena the group needs with row caches: its slots, plus the largest timeline peak over
     the tiles and stages of the other tensors' bands (cached tensors live in their slots)."""
-    key = ("cached_peak", tuple((st.first, st.last, tuple(st.outputs)) for st in stages), tile_h, align)
+    key = ("cached_peak", span_key(stages), tile_h, align)
     found = graph.memo.get(key)
     if found is None:
         peak, seen = 0, set()
+        cached, untouched = cached_tensors(graph, stages), _untouched(graph, stages)
         for tile in cached_tiles(graph, stages, tile_h):
-            sizes = tile_sizes(graph, stages, tile)
-            distinct = tuple(sorted(sizes.items()))
+            sizes = _tile_sizes(graph, tile, cached, untouched)
+            distinct = tuple(sizes.values())  # the same tensors in the same order every tile
             if distinct in seen:  # interior tiles repeat the same bands: one timeline each
                 continue
             seen.add(distinct)
