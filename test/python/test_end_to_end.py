@@ -82,7 +82,7 @@ MATRIX: dict[str, tuple[tuple[str, str, frozenset[str]], ...]] = {
     ),
     "resnet_int8": (
         ("16K", "none", frozenset({H, S2, FU, RC, ADD})),
-        ("64K", "none", frozenset({H, S2, FU, RC})),
+        ("64K", "none", frozenset({H, S2, FU, RC, ADD})),
         ("128K", "none", frozenset({ONE_STAGE})),
     ),
     "unet": (
@@ -177,12 +177,12 @@ MATRIX: dict[str, tuple[tuple[str, str, frozenset[str]], ...]] = {
     ),
     "resnet8": (
         ("8K", "none", frozenset({H, S2, ADD, RED, T2})),
-        ("64K", "none", frozenset({H, S2, FU, RC, ADD})),
+        ("64K", "none", frozenset({C2, ADD})),
         ("256K", "none", frozenset({ONE_STAGE})),
     ),
     "resnet8_int8": (
         ("4K", "none", frozenset({H, S2, FU, RC, ADD, RED})),
-        ("16K", "none", frozenset({H, S2, FU, RC, ADD})),
+        ("16K", "none", frozenset({C2, ADD})),
         ("64K", "none", frozenset({ONE_STAGE})),
     ),
     # the classifier families of issue G1 as PyTorch exports them (test/models/architectures.py)
@@ -208,7 +208,7 @@ MATRIX: dict[str, tuple[tuple[str, str, frozenset[str]], ...]] = {
     ),
     "efficientnet": (  # its SE blocks (GAP, then a Mul by the whole input) do not tile yet (G2)
         ("256K", "none", frozenset({N, H, S2, FU, RC, ADD})),
-        ("1M", "none", frozenset({C2, ADD})),
+        ("1M", "none", frozenset({H, S2, FU, RC, ADD})),
     ),
     "efficientnet_int8": (
         ("32K", "none", frozenset({N, H, S2, FU, RC, ADD, RED})),

@@ -89,7 +89,8 @@ def plan_memory(
     than the greedy before chains (`cuts.py`), but chains may favour any of the partitions, so
     only comparing them guarantees the plan never moves more than the greedy's, nor more than
     the shortest path's without fused stages (the planner before them). The greedy's chains are
-    edges of the search too, with their measured traffic."""
+    edges of the search too, with their measured traffic. A partition whose chains recompute
+    beyond the bound is planned again without chains (each over-budget stage on its own tiles)."""
     if cuts not in CUTS:
         raise ValueError(f"cuts={cuts!r}: expected one of {', '.join(CUTS)}")
     if not 0 <= max_recompute:
@@ -98,8 +99,8 @@ def plan_memory(
 
     allowance = int(max_recompute * total_macs(graph))
 
-    def planned(stages: list[Stage]) -> Plan:
-        plans = assign_strategies(graph, stages, budget, align, recompute_allowance=allowance,
+    def planned(stages: list[Stage], chains: bool = True) -> Plan:
+        plans = assign_strategies(graph, stages, budget, align, chains, recompute_allowance=allowance,
                                   max_recompute=max_recompute)
         plan = Plan(graph, budget, align, plans, whole.peak, whole.peak_step)
         measure(plan)
@@ -117,7 +118,12 @@ def plan_memory(
                 continue
             seen.append(_spans(shortest))
             other = planned(shortest)
-            if other.halo_macs <= greedy_halo + max_recompute * total_macs(graph):
+            bound_macs = greedy_halo + max_recompute * total_macs(graph)
+            if other.halo_macs > bound_macs:
+                # its chains recompute too much (a chain's halos can dwarf what its stages'
+                # own tiles, row caches, recompute): every stage on its own tiles instead
+                other = planned(shortest, chains=False)
+            if other.halo_macs <= bound_macs:
                 best = min(best, other, key=_preference)
     return best
 

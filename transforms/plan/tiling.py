@@ -179,10 +179,13 @@ def plan_cached(graph: PlanGraph, stages: list[Stage], budget: int, align: int, 
 
 
 def _plan_cached(graph: PlanGraph, stages: list[Stage], budget: int, align: int) -> TilePlan | None:
-    if not row_cache.cacheable(graph, stages) or not row_cache.cached_fits(graph, stages, 1, budget, align):
+    if not row_cache.cacheable(graph, stages):
         return None
     height = out_height(graph, stages[-1])
     tile_h = _largest_fitting(height, lambda rows: row_cache.cached_fits(graph, stages, rows, budget, align))
+    # one-row tiles are asked last (they are the most tiles to walk): only when no taller fits
+    if tile_h == 1 and not row_cache.cached_fits(graph, stages, 1, budget, align):
+        return None
     halo = receptive_field(stage_windows(graph, stages)) - 1
     return TilePlan(tile_h, math.ceil(height / tile_h), halo, height, row_cache.cached_peak(graph, stages, tile_h, align),
                     cache=row_cache.cache_bytes(graph, stages, tile_h, align))  # fmt: skip
