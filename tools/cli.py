@@ -51,6 +51,7 @@ examples:
   tigris compile model.onnx -m 64K -c lz4 -o model.tgrs         # weight blocks LZ4-compressed
   tigris compile model.onnx -m 64K --input-shape input:1x3x96x96 -o model.tgrs
   tigris compile model.onnx -m 64K+0 -o model.tgrs    # no PSRAM: arena + tensors between stages <= 64K
+  tigris compile model.onnx -m 64K+8M -o model.tgrs   # refuse a plan whose slow-memory peak exceeds 8M
 """
 
 INSPECT_EPILOG = """examples:
@@ -128,8 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     compile_.add_argument("model", help="the model: .onnx, or ONNX text (.onnxtxt)")
     compile_.add_argument(
-        "-m", "--memory", required=True, metavar="FAST[+0]",
-        help="SRAM budget, e.g. 256K; FAST+0: no PSRAM, the arena and the tensors passed between stages share FAST",
+        "-m", "--memory", required=True, metavar="FAST[+SLOW]",
+        help="SRAM budget, e.g. 256K; FAST+SLOW: also refuse a plan whose slow-memory peak exceeds the PSRAM "
+             "size SLOW; FAST+0: no PSRAM, the arena and the tensors passed between stages share FAST",
     )
     compile_.add_argument("-f", "--flash", metavar="FLASH", help="flash size the .tgrs file must fit")
     compile_.add_argument("--xip", action="store_true", help="weights are read in place (no LZ4)")
@@ -163,9 +165,10 @@ CUTS_HELP = (
 def compile_bytes(
     path: str, budget: int, *, align: int = 32, compress: str = "none", xip: bool = False,
     input_shapes: dict | None = None, phase: Callable[[str], None] = lambda _: None,
-    max_recompute: float = 10.0, cuts: str = "shortest",
+    max_recompute: float = 10.0, cuts: str = "shortest", on_plan: Callable[[int], None] | None = None,
 ) -> bytes:
-    """The .tgrs bytes of an ONNX model (raises DiagnosticException / ValueError on user errors)."""
+    """The .tgrs bytes of an ONNX model (raises DiagnosticException / ValueError on user errors);
+    `on_plan` is told the slow-memory peak of the plan written (`slow_memory.slow_peak`)."""
     from xdsl.context import Context
 
     from tigris.dialects.onnx.importer import import_model_file
@@ -183,6 +186,11 @@ def compile_bytes(
         Context(), module, verify_each=False
     )
     module.verify()
+    if on_plan is not None:
+        from tigris.tools.report.slow_memory import slow_peak
+        from tigris.transforms.plan.passes import written_plan
+
+        on_plan(slow_peak(written_plan(module)))
     phase("emit")
     return plan_bytes(module, budget, xip=xip)
 
@@ -201,9 +209,6 @@ def run_compile(args: argparse.Namespace) -> str:
     if slow == 0 and args.compress == "lz4":
         raise BudgetError("-m FAST+0 (no PSRAM) and -c lz4 cannot be combined yet: the SRAM-only search "
                           "does not count the arena LZ4 decompresses into")
-    if slow:
-        raise BudgetError(f"-m {args.memory}: tigris compile takes FAST, or FAST+0 for a device without PSRAM; "
-                          "tigris analyze checks a PSRAM size")
     check_output(args.output, "-o")  # before the compile, not after
     from tigris.tools.progress import Progress
 
@@ -211,9 +216,15 @@ def run_compile(args: argparse.Namespace) -> str:
     sram_note = ""
     if slow == 0:
         fast, sram_note = _sram_only_budget(args, fast, align, max_recompute, progress.phase)
+    def check_slow(peak: int) -> None:
+        """-m FAST+SLOW: the plan's slow-memory peak must fit the PSRAM (before emission)."""
+        if slow and peak > slow:
+            raise BudgetError(f"the plan needs a slow buffer of {peak} bytes, {peak - slow} more than the "
+                              f"PSRAM given (-m {args.memory}); tigris analyze -m {args.memory} shows the stages")
+
     data = compile_bytes(args.model, fast, align=align, compress=args.compress, xip=args.xip,
                          input_shapes=parse_input_shapes(args.input_shape), phase=progress.phase,
-                         max_recompute=max_recompute, cuts=args.cuts)
+                         max_recompute=max_recompute, cuts=args.cuts, on_plan=check_slow if slow else None)
     progress.done()
     if flash is not None and len(data) > flash:
         raise BudgetError(f"the plan is {len(data)} bytes, {len(data) - flash} bytes more than the flash (-f {flash} bytes)")
