@@ -50,12 +50,12 @@ def measure(path: Path, max_recompute: float) -> dict:
     module = normalized_module(path, verify_each=False)
     start = time.perf_counter()
     _, plan = planned(module, 64 << 10, ALIGN, max_recompute)
-    plans = PlanCache(plan, max_recompute)
-    low = sram_only_search(plans, 64 << 10).smallest
+    floor = smallest_fitting_budget(plan.graph, ALIGN)
+    low = sram_only_search(PlanCache(plan, max_recompute), 64 << 10, floor).smallest
     assert low is not None
     return {
         "total": low.total, "arena": low.arena, "between": low.between, "model_io": low.model_io,
-        "stages": low.stages, "traffic": low.traffic, "with_psram": smallest_fitting_budget(plan.graph, ALIGN),
+        "stages": low.stages, "traffic": low.traffic, "with_psram": floor,
         "seconds": round(time.perf_counter() - start, 2),
     }
 

@@ -13,6 +13,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the CLI imports xDSL only when a command needs it (start-up time)
+    from xdsl.dialects.builtin import ModuleOp
 
 EPILOG = """examples:
   tigris analyze model.onnx -m 256K -f 4M       # does it fit 256 KiB of SRAM and 4 MiB of flash?
@@ -166,9 +170,12 @@ def compile_bytes(
     path: str, budget: int, *, align: int = 32, compress: str = "none", xip: bool = False,
     input_shapes: dict | None = None, phase: Callable[[str], None] = lambda _: None,
     max_recompute: float = 10.0, cuts: str = "shortest", on_plan: Callable[[int], None] | None = None,
+    normalized: ModuleOp | None = None,
 ) -> bytes:
     """The .tgrs bytes of an ONNX model (raises DiagnosticException / ValueError on user errors);
-    `on_plan` is told the slow-memory peak of the plan written (`slow_memory.slow_peak`)."""
+    `on_plan` is told the slow-memory peak of the plan written (`slow_memory.slow_peak`).
+    `normalized`: the model already imported and normalized (`analysis.normalized_module`, the
+    SRAM-only search's), planned and lowered in place instead of importing `path` again."""
     from xdsl.context import Context
 
     from tigris.dialects.onnx.importer import import_model_file
@@ -177,14 +184,19 @@ def compile_bytes(
 
     if xip and compress != "none":
         raise ValueError("an XIP plan reads weights in place: it cannot be compressed")
-    phase("import")
-    module = import_model_file(path, input_shapes)
-    module.verify()
-    phase("normalize, plan, lower")
+    compile_pass = TigrisCompilePass(budget=budget, align=align, compress=compress, max_recompute=max_recompute,
+                                     cuts=cuts)
     # verified once after import and once before emission, not after every pass (run_passes)
-    TigrisCompilePass(budget=budget, align=align, compress=compress, max_recompute=max_recompute, cuts=cuts).run(
-        Context(), module, verify_each=False
-    )
+    if normalized is None:
+        phase("import")
+        module = import_model_file(path, input_shapes)
+        module.verify()
+        phase("normalize, plan, lower")
+        compile_pass.run(Context(), module, verify_each=False)
+    else:
+        module = normalized
+        phase("plan, lower")
+        compile_pass.plan_and_lower(Context(), module, verify_each=False)
     module.verify()
     if on_plan is not None:
         from tigris.tools.report.slow_memory import slow_peak
@@ -212,10 +224,11 @@ def run_compile(args: argparse.Namespace) -> str:
     check_output(args.output, "-o")  # before the compile, not after
     from tigris.tools.progress import Progress
 
-    progress = Progress("tigris compile", 4 if slow == 0 else 3)
-    sram_note = ""
+    progress = Progress("tigris compile", 5 if slow == 0 else 3)
+    sram_note, normalized = "", None
     if slow == 0:
-        fast, sram_note = _sram_only_budget(args, fast, align, max_recompute, progress.phase)
+        fast, sram_note, normalized = _sram_only_budget(args, fast, align, max_recompute, progress.phase)
+
     def check_slow(peak: int) -> None:
         """-m FAST+SLOW: the plan's slow-memory peak must fit the PSRAM (before emission)."""
         if slow and peak > slow:
@@ -224,7 +237,8 @@ def run_compile(args: argparse.Namespace) -> str:
 
     data = compile_bytes(args.model, fast, align=align, compress=args.compress, xip=args.xip,
                          input_shapes=parse_input_shapes(args.input_shape), phase=progress.phase,
-                         max_recompute=max_recompute, cuts=args.cuts, on_plan=check_slow if slow else None)
+                         max_recompute=max_recompute, cuts=args.cuts, on_plan=check_slow if slow else None,
+                         normalized=normalized)
     progress.done()
     if flash is not None and len(data) > flash:
         raise BudgetError(f"the plan is {len(data)} bytes, {len(data) - flash} bytes more than the flash (-f {flash} bytes)")
@@ -234,10 +248,10 @@ def run_compile(args: argparse.Namespace) -> str:
 
 def _sram_only_budget(
     args: argparse.Namespace, total: int, align: int, max_recompute: float, phase: Callable[[str], None]
-) -> tuple[int, str]:
-    """`-m T+0` (no PSRAM): the arena to compile at (report/sram_only.py) and the lines saying how
-    to size the runtime's two SRAM buffers; an `error:` line with the smallest SRAM-only budget
-    when nothing fits T."""
+) -> tuple[int, str, ModuleOp]:
+    """`-m T+0` (no PSRAM): the budget to compile at (report/sram_only.py), the lines saying how
+    to size the runtime's two SRAM buffers and the normalized module (compiled next, not imported
+    again); an `error:` line with the smallest SRAM-only budget when nothing fits T."""
     from tigris.dialects.onnx.importer import parse_input_shapes
     from tigris.tools.budgets import BudgetError
     from tigris.tools.report.analysis import normalized_module, sram_only_arena
@@ -252,9 +266,10 @@ def _sram_only_budget(
                           f"budget is {low.total} bytes (-m {low.total}+0: arena {low.arena} + {low.between} "
                           f"between stages)")
     p = found.plan
-    return p.budget, (f"SRAM only: arena {p.arena} B + {p.between} B between stages = {p.total} B of {total}; "
-                     f"give the runtime an arena of {p.arena} B and a slow buffer of {p.slow_buffer} B "
-                     f"(the model's input and output, {p.model_io} B, and the tensors between stages)\n")
+    note = (f"SRAM only: arena {p.arena} B + {p.between} B between stages = {p.total} B of {total}; "
+            f"give the runtime an arena of {p.arena} B and a slow buffer of {p.slow_buffer} B "
+            f"(the model's input and output, {p.model_io} B, and the tensors between stages)\n")
+    return p.budget, note, module
 
 
 def inspect_facts(data: bytes) -> dict:

@@ -261,6 +261,13 @@ def test_sram_only_diamond(diamond: Path, capsys: pytest.CaptureFixture[str], tm
     assert main(["compile", str(diamond), "-m", "768+0", "-o", str(out)]) == 0
     said = capsys.readouterr().out
     assert "SRAM only: arena 768 B + 0 B between stages = 768 B of 768" in said and out.exists()
+    # the SRAM-only compile plans the module its search normalized: the bytes of a plain compile
+    # at the budget it chose (992 for 1000+0, as analyze says above)
+    plain = tmp_path / "plain.tgrs"
+    assert main(["compile", str(diamond), "-m", "1000+0", "-o", str(out)]) == 0
+    assert main(["compile", str(diamond), "-m", "992", "-o", str(plain)]) == 0
+    assert out.read_bytes() == plain.read_bytes()
+    capsys.readouterr()
     assert main(["compile", str(diamond), "-m", "767+0", "-o", str(out)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["error: no plan fits 767 bytes without PSRAM (-m 767+0): the smallest SRAM-only budget is "

@@ -39,6 +39,7 @@ from end_to_end import (  # test/support
 )  # fmt: skip
 from tigris.tools.report import analyze_module
 from tigris.tools.report.analysis import PlanCache, planned, sram_only_arena, sram_only_search
+from tigris.transforms.plan.planner import smallest_fitting_budget
 from tigris.tools.budgets import parse_size
 from tigris.tools.cli import compile_bytes
 from tigris.tools.runtime_binding import RunError, run_plan
@@ -366,7 +367,7 @@ def test_sram_only_runs_in_its_two_buffers(key: str, matrix: Matrix) -> None:
     run; either buffer one alignment unit smaller fails."""
     module = matrix.module(key)
     _, plan = planned(module, 64 << 10, 32)
-    low = sram_only_search(PlanCache(plan), 64 << 10).smallest
+    low = sram_only_search(PlanCache(plan), 64 << 10, smallest_fitting_budget(plan.graph, 32)).smallest
     assert low is not None and low.between > 0, low
     chosen = sram_only_arena(module, low.total, 32).plan
     assert chosen is not None and chosen.total <= low.total

@@ -210,11 +210,11 @@ class PlanCache:
         return self._plans[budget]
 
 
-def sram_only_search(plans: PlanCache, budget: int, smallest: bool = True) -> SramOnlyReport:
+def sram_only_search(plans: PlanCache, budget: int, floor: int, smallest: bool = True) -> SramOnlyReport:
     """`-m budget+0` (no PSRAM): the plan `sram_only.py` chooses for `budget` and the smallest
-    SRAM-only budget, both planned through `plans`; `smallest=False` searches the smallest only
-    when no plan fits (what `tigris compile` needs to know)."""
-    floor = smallest_fitting_budget(plans.graph, plans.align)
+    SRAM-only budget, both planned through `plans` on a grid from `floor` (the model's
+    `smallest_fitting_budget`); `smallest=False` searches the smallest only when no plan fits
+    (what `tigris compile` needs to know)."""
     plan = sram_only_plan(plans.at, budget, floor, plans.align)
     low = smallest_sram_only(plans.at, floor, plans.align) if smallest or plan is None else None
     return SramOnlyReport(budget, plan, low)
@@ -226,7 +226,8 @@ def sram_only_arena(
     """`tigris compile -m budget+0`: the SRAM-only search on a normalized module (left as it is);
     the plan to write is the one at `.plan.budget` (None: no plan fits `budget`)."""
     _, plan = planned(module, budget, align, max_recompute, cuts)
-    return sram_only_search(PlanCache(plan, max_recompute, cuts), budget, smallest=False)
+    plans = PlanCache(plan, max_recompute, cuts)
+    return sram_only_search(plans, budget, smallest_fitting_budget(plan.graph, align), smallest=False)
 
 
 def smallest_pow2_budget(plans: PlanCache, min_budget: int, unscheduled_peak: int) -> int:
@@ -349,9 +350,10 @@ def analyze_module(
         raise ValueError(f"need budget >= 1 and a power-of-two align (got {budget}, {align})")
     annotated, plan = planned(module, budget, align, max_recompute, cuts)
     graph, plans = plan.graph, PlanCache(plan, max_recompute, cuts)
+    floor = smallest_fitting_budget(graph, align)
     sram_only = None
     if slow_budget == 0:
-        sram_only = sram_only_search(plans, budget)
+        sram_only = sram_only_search(plans, budget, floor)
         if sram_only.plan is not None and sram_only.plan.budget != budget:
             budget = sram_only.plan.budget
             annotated, plan = planned(module, budget, align, max_recompute, cuts)
@@ -379,7 +381,7 @@ def analyze_module(
         ),
         min_budget=min_budget,
         min_budget_op=_op_of(minimum_budget_step(graph, align)),
-        smallest_fitting_budget=smallest_fitting_budget(graph, align),
+        smallest_fitting_budget=floor,
         smallest_pow2_budget=smallest_pow2_budget(plans, min_budget, plan.unscheduled_peak),
         stage_count=len(plan.stages),
         tiled_stages=sum(sp.strategy is Strategy.TILED for sp in plan.stages),

@@ -5,12 +5,12 @@ so what a plan passes between stages (a stage group's spilled outputs, held unti
 group that reloads them: `slow_memory.between_stages`) costs SRAM like the arena does. An
 SRAM-only budget T therefore holds
 
-    arena (the plan's -m budget)  +  tensors between stages  <=  T
+    arena (the plan's peak)  +  tensors between stages  <=  T
 
 beside the model's own input and output buffers, which the caller fills and reads (a camera's
 frame, a result array) and which are not counted in T, as the published SRAM-only figures
 (MCUNetV2, msf-CNN) count them; `model_io_bytes` reports them. The runtime is given an arena
-of the plan's budget and a slow buffer of `slow_peak` bytes (the I/O and the tensors between
+of the plan's peak and a slow buffer of `slow_peak` bytes (the I/O and the tensors between
 stages), both in SRAM.
 
 A larger arena cuts fewer stages and passes less between them, a smaller one leaves SRAM for

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from tigris.transforms.plan.geometry import Axis, Range, extent, input_range
 from tigris.transforms.plan.graph import PlanGraph
-from tigris.transforms.plan.temporal import Stage
+from tigris.transforms.plan.temporal import Stage, span_key
 
 
 def band_ranges(graph: PlanGraph, stages: list[Stage], out: Range, axis: Axis = Axis.H) -> dict[int, Range]:
@@ -58,7 +58,7 @@ def distinct_extents(graph: PlanGraph, stages: list[Stage], size: int, axis: Axi
     `axis` (`axis_tile_ranges`): what a band's memory depends on. A handful per call (edge and
     interior bands), remembered on the graph: the planner's searches ask for the same stage and
     size many times (every column width tried with one tile height)."""
-    key = ("distinct_extents", tuple((st.first, st.last, tuple(st.outputs)) for st in stages), size, int(axis))
+    key = ("distinct_extents", span_key(stages), size, int(axis))
     found = graph.memo.get(key)
     if found is None:
         seen: dict[tuple[tuple[int, int], ...], dict[int, int]] = {}

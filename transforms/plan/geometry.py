@@ -70,12 +70,10 @@ def _window_range(stride: int, pad: int, kernel: int, size: int, out: Range) -> 
 def range_reader(step: PlanStep, axis: Axis, tensor: PlanTensor) -> Callable[[Range], Range]:
     """`input_range` for one input of one op with its facts looked up once: the planner's
     row-cache tiles ask it for every input of every op of every tile."""
-    shape, dim = tensor.shape, 2 + int(axis)
-    size = shape[dim] if len(shape) > dim else 1
     window = step.windows[axis]
-    if size <= 1 or (axis is Axis.W and len(shape) != 4) or window is None:
+    if window is None or not has_axis(tensor, axis):
         return lambda out: input_range(step, axis, out, tensor)
-    stride, pad, kernel = window.stride, window.pad_begin, window.effective_kernel
+    stride, pad, kernel, size = window.stride, window.pad_begin, window.effective_kernel, extent(tensor, axis)
     return lambda out: _window_range(stride, pad, kernel, size, out)
 
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from tigris.transforms.plan.geometry import Axis, Range, extent, range_reader
 from tigris.transforms.plan.graph import PlanGraph, PlanStep
 from tigris.transforms.plan.memory import align_up, timeline
-from tigris.transforms.plan.temporal import Stage
+from tigris.transforms.plan.temporal import Stage, span_key
 
 
 def reads_overlapping(step: PlanStep) -> bool:
@@ -52,11 +52,6 @@ def reads_overlapping(step: PlanStep) -> bool:
 
 def group_steps(graph: PlanGraph, stages: list[Stage]) -> list[PlanStep]:
     return [s for st in stages for s in graph.steps[st.first : st.last + 1]]
-
-
-def span_key(stages: list[Stage]) -> tuple[object, ...]:
-    """What identifies a group of stages in the graph's memo."""
-    return tuple((st.first, st.last, tuple(st.outputs)) for st in stages)
 
 
 def cached_tensors(graph: PlanGraph, stages: list[Stage]) -> frozenset[int]:

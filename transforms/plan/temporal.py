@@ -24,6 +24,11 @@ class Stage:
     outputs: list[int] = field(default_factory=list)  # tensors spilled to slow memory
 
 
+def span_key(stages: list[Stage]) -> tuple[object, ...]:
+    """What identifies a group of stages (a stage, a chain) in the plan graph's memo."""
+    return tuple((st.first, st.last, tuple(st.outputs)) for st in stages)
+
+
 def partition_temporal(graph: PlanGraph, budget: int, align: int) -> list[Stage]:
     bounds: list[tuple[int, int]] = []
     first = 0

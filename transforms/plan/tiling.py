@@ -25,7 +25,7 @@ from tigris.transforms.plan.bands import axis_tile_ranges, distinct_extents
 from tigris.transforms.plan.geometry import Axis, extent, has_axis, input_extent
 from tigris.transforms.plan.graph import PlanGraph, PlanStep, PlanTensor
 from tigris.transforms.plan.memory import align_up, timeline
-from tigris.transforms.plan.temporal import Stage
+from tigris.transforms.plan.temporal import Stage, span_key
 
 
 @dataclass(frozen=True)
@@ -171,7 +171,7 @@ def plan_cached(graph: PlanGraph, stages: list[Stage], budget: int, align: int, 
     binary search), None if the group cannot run with caches or not even one-row tiles fit.
     Nothing is recomputed. Remembered on the graph (the cut search asks again for the spans it
     cannot tile)."""
-    key = ("plan_cached", tuple((st.first, st.last, tuple(st.outputs)) for st in stages), budget, align)
+    key = ("plan_cached", span_key(stages), budget, align)
     if key not in graph.memo:
         graph.memo[key] = _plan_cached(graph, stages, budget, align)
     tile = graph.memo[key]
@@ -578,5 +578,5 @@ def recomputed_rows(graph: PlanGraph, stages: list[Stage], tile: TilePlan) -> in
     for stage in stages:
         for step in graph.steps[stage.first : stage.last + 1]:
             for t in step.outputs:
-                rows += sum(r[t][1] - r[t][0] for r in ranges if t in r) - max(graph.tensors[t].height, 1)
+                rows += sum(r[t][1] - r[t][0] for r in ranges if t in r) - graph.tensors[t].height
     return rows * (tile.num_tiles_w if tile.is_2d else 1)
